@@ -1,0 +1,42 @@
+"""The baseline: the official SDK wired the documented way (MCPServer + streamable_http_app, stateless JSON,
+Mangum), with the one fix it needs to survive warm calls: the session manager is started once per
+process on Mangum's event loop instead of by a per-invocation lifespan."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from mangum import Mangum
+from mcp.server.mcpserver import MCPServer
+from mcp.server.transport_security import TransportSecuritySettings
+
+from bench.events import HOST
+
+TOOL = "echo"
+
+
+def make_handler() -> Any:
+    server = MCPServer("baseline")
+
+    @server.tool(name=TOOL)
+    def echo(message: str) -> str:
+        return message
+
+    app = server.streamable_http_app(
+        stateless_http=True,
+        json_response=True,
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=[HOST]),
+    )
+    mangum = Mangum(app, lifespan="off")  # Mangum set up its event loop; run the manager on it, once.
+    loop = asyncio.get_event_loop()
+    started = asyncio.Event()
+
+    async def run_manager() -> None:
+        async with server.session_manager.run():
+            started.set()
+            await asyncio.Event().wait()
+
+    loop.create_task(run_manager())
+    loop.run_until_complete(started.wait())
+    return mangum

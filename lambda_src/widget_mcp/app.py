@@ -1,0 +1,87 @@
+"""The FastAPI app: `/mcp` (one JSON-RPC exchange per POST), `/healthz`, and in local mode `/widgets`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+from starlette.requests import Request
+from starlette.routing import Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
+
+import widget_mcp
+from widget_mcp.transport.endpoint import HttpReply, McpEndpoint
+
+MCP_METHODS = ["POST", "GET", "DELETE", "PUT", "PATCH", "HEAD", "OPTIONS"]
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+class McpAsgi:
+    """ASGI adapter for the endpoint. Reads the body with a cap, so a huge upload is refused, not buffered."""
+
+    def __init__(self, endpoint: McpEndpoint, max_body_bytes: int) -> None:
+        self._endpoint = endpoint
+        self._max = max_body_bytes
+
+    async def _read_body(self, scope: Scope, receive: Receive) -> bytes:
+        for name, value in scope["headers"]:
+            if name == b"content-length" and value.isdigit() and int(value) > self._max:
+                raise _BodyTooLarge
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self._max:
+                raise _BodyTooLarge
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        method = scope["method"]
+        try:
+            body = await self._read_body(scope, receive) if method == "POST" else b""
+        except _BodyTooLarge:
+            await _send(self._endpoint.oversized(), send)
+            return
+        request_id = scope.get("aws.context").aws_request_id if scope.get("aws.context") else None
+        event = scope.get("aws.event") or {}
+        ctx = event.get("requestContext") or {}
+        reply = await self._endpoint.handle(method, headers, body, ctx.get("requestId") or request_id)
+        await _send(reply, send)
+
+
+async def _send(reply: HttpReply, send: Send) -> None:
+    headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in reply.headers]
+    headers.append((b"content-length", str(len(reply.body)).encode()))
+    await send({"type": "http.response.start", "status": reply.status, "headers": headers})
+    await send({"type": "http.response.body", "body": reply.body})
+
+
+def create_app(endpoint: McpEndpoint, *, max_body_bytes: int, tool_count: int,
+               widget_dir: Path | None = None) -> FastAPI:
+    app = FastAPI(title="widget-mcp", version=widget_mcp.__version__, docs_url=None, redoc_url=None,
+                  openapi_url=None)
+    app.router.routes.append(Route("/mcp", McpAsgi(endpoint, max_body_bytes), methods=MCP_METHODS))
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        return {"status": "ok", "version": widget_mcp.__version__, "tools": tool_count}
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        # Outside /mcp (which answers JSON-RPC errors itself) an unexpected failure is a bare JSON 500.
+        return JSONResponse({"error": "internal_error"}, status_code=500)
+
+    if widget_dir is not None:
+        app.mount("/widgets", StaticFiles(directory=widget_dir, check_dir=False), name="widgets")
+    return app

@@ -1,0 +1,1 @@
+"""Reference apps built with the toolkit. Each exposes a `ToolBook`."""

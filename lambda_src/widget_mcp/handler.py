@@ -1,0 +1,53 @@
+"""AWS Lambda entry point: `widget_mcp.handler.handler`.
+
+Everything is built once at import (cold start, or before a SnapStart snapshot). MCP traffic (any method
+on `/mcp`) goes straight from the API Gateway event to the endpoint; every other route goes through the
+FastAPI app under Mangum, built on first use. Mangum's lifespan stays off: the endpoint keeps no
+per-process protocol state, so no warm invocation can trip over a session manager started twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import cache
+from typing import Any
+
+from widget_mcp.lean_imports import DEFERRED_PACKAGES, defer_package_init
+
+defer_package_init(*DEFERRED_PACKAGES)
+
+from widget_mcp.settings import get_settings  # noqa: E402 - after the deferral on purpose
+from widget_mcp.transport.lambda_events import EventError, parse_event, to_response  # noqa: E402
+from widget_mcp.wiring import build_core  # noqa: E402
+
+core = build_core(get_settings())
+_logger = core.observability.logger
+# One loop for the container's life, shared with Mangum (which uses the current loop).
+_loop = asyncio.new_event_loop()
+asyncio.set_event_loop(_loop)
+
+
+@cache
+def _asgi_handler() -> Any:
+    from mangum import Mangum
+
+    from widget_mcp.wiring import build_app
+
+    return Mangum(build_app(core), lifespan="off")
+
+
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    try:
+        request = parse_event(event)
+    except EventError as exc:
+        _logger.warning("rejected an event that is not an API Gateway request", extra={"reason": str(exc)})
+        return {"statusCode": 400, "headers": {"content-type": "application/json"},
+                "body": '{"error":"bad_request"}'}
+    _logger.set_correlation_id(request.request_id)
+    if request.path.rstrip("/") != "/mcp":
+        response: dict[str, Any] = _asgi_handler()(event, context)
+        return response
+    reply = _loop.run_until_complete(
+        core.endpoint.handle(request.method, request.headers, request.body, request.request_id)
+    )
+    return to_response(reply, request.version)

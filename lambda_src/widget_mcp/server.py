@@ -1,0 +1,83 @@
+"""Builds the MCP server (the SDK's low-level `Server`) from settings and the apps' tool books."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel.server import Server
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    INVALID_PARAMS,
+    CallToolRequestParams,
+    PaginatedRequestParams,
+    ReadResourceRequestParams,
+)
+
+import widget_mcp
+from widget_mcp.settings import Settings
+from widget_mcp.toolkit.bundles import BundleManifest
+from widget_mcp.toolkit.runtime import CallObserver, TemplateSettings, ToolRuntime
+from widget_mcp.toolkit.tools import ToolBook
+from widget_mcp.toolkit.widgets import APP_MIME_TYPE
+from widget_mcp.transport.endpoint import RequestInfo
+
+RESOURCE_NOT_FOUND = -32002
+APPS_EXTENSION = "io.modelcontextprotocol/ui"
+
+INSTRUCTIONS = (
+    "Tools here can show interactive widgets. Prefer calling a tool over describing its result, "
+    "and keep game or form ids from earlier results to continue where the user left off."
+)
+
+
+def build_runtime(settings: Settings, books: Iterable[ToolBook], *, observer: CallObserver | None = None,
+                  sync_in_thread: bool = False) -> ToolRuntime:
+    manifest = BundleManifest.load(Path(settings.widget_manifest) if settings.widget_manifest else None)
+    templates = TemplateSettings(base_url=settings.widget_base_url, origin=settings.widget_origin,
+                                 widget_domain=settings.widget_domain)
+    return ToolRuntime(books, templates, manifest, observer=observer, sync_in_thread=sync_in_thread)
+
+
+def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[Any]:
+    """A stateless server: every handler reads only the runtime (built once) and its own request."""
+
+    async def list_tools(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> dict[str, Any]:
+        return {"tools": runtime.tool_list}
+
+    async def call_tool(ctx: ServerRequestContext[Any], params: CallToolRequestParams) -> dict[str, Any]:
+        if params.name not in runtime.tools:
+            raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {params.name}")
+        info = ctx.request if isinstance(ctx.request, RequestInfo) else None
+        return await runtime.call(params.name, params.arguments, ctx.meta, info.request_id if info else None)
+
+    async def list_resources(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> dict[str, Any]:
+        return {"resources": runtime.resource_list}
+
+    async def read_resource(ctx: ServerRequestContext[Any], params: ReadResourceRequestParams) -> dict[str, Any]:
+        template = runtime.templates.get(str(params.uri))
+        if template is None:
+            raise MCPError(code=RESOURCE_NOT_FOUND, message="Resource not found", data={"uri": str(params.uri)})
+        return {"contents": [{"uri": template.uri, "mimeType": APP_MIME_TYPE, "text": template.html,
+                              "_meta": template.meta}]}
+
+    server: Server[Any] = Server(
+        name,
+        version=widget_mcp.__version__,
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,  # type: ignore[arg-type]
+        on_call_tool=call_tool,  # type: ignore[arg-type]
+        on_list_resources=list_resources,  # type: ignore[arg-type]
+        on_read_resource=read_resource,  # type: ignore[arg-type]
+    )
+    server.extensions[APPS_EXTENSION] = {"mimeTypes": [APP_MIME_TYPE]}
+    return server
+
+
+def default_books() -> list[ToolBook]:
+    """The apps this server serves. Add an app by importing its book here."""
+    from widget_mcp.apps.demo import book as demo
+
+    return [demo]

@@ -1,0 +1,80 @@
+"""Runtime settings, read from the environment and validated once at cold start."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Annotated, Literal
+from urllib.parse import urlsplit
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+
+class SettingsError(ValueError):
+    """A setting has a bad value; the message names the variable and the problem."""
+
+
+class Settings(BaseSettings):
+    """Every knob the endpoint reads. Environment variable names are the field names in upper case."""
+
+    model_config = SettingsConfigDict(extra="ignore", frozen=True)
+
+    table_name: str = Field(default="widget-mcp-state", min_length=3, max_length=255)
+    widget_base_url: str = Field(default="http://127.0.0.1:8000/widgets")
+    widget_domain: str | None = None
+    widget_manifest: str | None = None
+    # NoDecode: a comma-separated list, not JSON.
+    allowed_hosts: Annotated[tuple[str, ...], NoDecode] = ("127.0.0.1:*", "localhost:*", "[::1]:*")
+    max_body_bytes: int = Field(default=1024 * 1024, ge=1024, le=6 * 1024 * 1024)
+    max_json_depth: int = Field(default=64, ge=4, le=512)
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
+    service_name: str = Field(default="widget-mcp", alias="POWERTOOLS_SERVICE_NAME")
+    metrics_namespace: str = Field(default="WidgetMcp", alias="POWERTOOLS_METRICS_NAMESPACE")
+    tracing: bool = False
+
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(h.strip() for h in value.split(",") if h.strip())
+        return value
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _hosts_not_empty(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        if not value:
+            raise ValueError("must name at least one host (e.g. 'abc123.execute-api.eu-west-1.amazonaws.com')")
+        if "*" in value:
+            raise ValueError("'*' would turn Host checking off; list the hosts, 'name:*' allows any port")
+        return value
+
+    @field_validator("widget_base_url")
+    @classmethod
+    def _absolute_http_url(cls, value: str) -> str:
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError(f"must be an absolute http(s) URL, got {value!r}")
+        return value.rstrip("/")
+
+    @property
+    def widget_origin(self) -> str:
+        """Scheme and host of WIDGET_BASE_URL: what widget CSPs must allow."""
+        parts = urlsplit(self.widget_base_url)
+        return f"{parts.scheme}://{parts.netloc}"
+
+
+def load_settings() -> Settings:
+    """Read and validate the environment, turning pydantic's report into one readable sentence per problem."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']).upper() or 'settings'}: {err['msg']}" for err in exc.errors()
+        )
+        raise SettingsError(f"invalid configuration: {problems}") from None
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, validated on first use (cold start)."""
+    return load_settings()

@@ -1,0 +1,33 @@
+"""Declare widget-backed MCP tools once; get both ChatGPT (`openai/*`) and MCP Apps (`ui.*`) metadata.
+
+    book = ToolBook()
+
+    @book.tool(name="hello", title="Hello", description="...", output=HelloOut,
+               read_only=True, destructive=False, open_world=False,
+               invoking="Saying hello…", invoked="Said hello")
+    async def hello(args: HelloIn, call: ToolCall) -> ToolResult: ...
+"""
+
+from widget_mcp.toolkit.call import ToolCall
+from widget_mcp.toolkit.display import DISPLAY_HOST
+from widget_mcp.toolkit.errors import DeclarationError, InvalidArguments, ServiceUnavailable, ToolError
+from widget_mcp.toolkit.principal import ANONYMOUS, Principal
+from widget_mcp.toolkit.results import DisplayWidget, ToolResult
+from widget_mcp.toolkit.tools import ToolBook, ToolSpec
+from widget_mcp.toolkit.widgets import WidgetSpec
+
+__all__ = [
+    "ANONYMOUS",
+    "DISPLAY_HOST",
+    "DeclarationError",
+    "DisplayWidget",
+    "InvalidArguments",
+    "Principal",
+    "ServiceUnavailable",
+    "ToolBook",
+    "ToolCall",
+    "ToolError",
+    "ToolResult",
+    "ToolSpec",
+    "WidgetSpec",
+]

@@ -1,0 +1,43 @@
+"""Errors the toolkit understands. Both subclass ValueError and carry the offending input."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class DeclarationError(ValueError):
+    """A tool or widget declaration breaks a host rule; raised at import time, never per call."""
+
+    def __init__(self, subject: str, problem: str) -> None:
+        super().__init__(f"{subject}: {problem}")
+        self.subject = subject
+        self.problem = problem
+
+
+class ToolError(ValueError):
+    """A failure the caller should see: becomes an `isError` result with `structuredContent.error`.
+
+    `code` is a stable snake_case identifier (e.g. `game_not_found`); `message` is a sentence for people;
+    `details` lands beside them in `structuredContent` (e.g. the current state on a conflict).
+    """
+
+    code: str = "tool_error"
+    retryable: bool = False
+
+    def __init__(self, message: str, *, code: str | None = None, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+        self.message = message
+        self.details = details or {}
+
+
+class InvalidArguments(ToolError):
+    code = "invalid_arguments"
+
+
+class ServiceUnavailable(ToolError):
+    """A dependency (e.g. DynamoDB) failed in a way that is worth retrying; nothing was written."""
+
+    code = "service_unavailable"
+    retryable = True

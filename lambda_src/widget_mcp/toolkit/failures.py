@@ -1,0 +1,35 @@
+"""The one place that turns exceptions raised by tools into error results."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from pydantic import ValidationError
+
+from widget_mcp.toolkit.errors import ToolError
+from widget_mcp.toolkit.results import error_wire
+
+logger = logging.getLogger(__name__)
+
+INTERNAL_ERROR_CODE = "internal_error"
+
+
+def _field_messages(exc: ValidationError) -> dict[str, str]:
+    messages: dict[str, str] = {}
+    for err in exc.errors(include_url=False, include_input=False):
+        where = ".".join(str(p) for p in err["loc"]) or "arguments"
+        messages.setdefault(where, err["msg"])
+    return messages
+
+
+def error_result(exc: BaseException, tool: str) -> tuple[dict[str, Any], str]:
+    """Return (wire result, error code). Unknown exceptions are logged and masked: no internals leave."""
+    if isinstance(exc, ToolError):
+        return error_wire(exc.code, exc.message, exc.details, retryable=exc.retryable), exc.code
+    if isinstance(exc, ValidationError):
+        fields = _field_messages(exc)
+        summary = "; ".join(f"{k}: {v}" for k, v in fields.items())
+        return error_wire("invalid_arguments", f"Invalid arguments for {tool}: {summary}", {"fields": fields}), "invalid_arguments"
+    logger.exception("tool %s failed unexpectedly", tool)
+    return error_wire(INTERNAL_ERROR_CODE, f"{tool} failed because of an error on the server; it has been logged."), INTERNAL_ERROR_CODE

@@ -1,0 +1,63 @@
+"""The three-tier tool result (structuredContent, content, _meta) and display widgets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+WIDGET_SESSION_KEY = "openai/widgetSessionId"
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayWidget:
+    """One seed-000 display widget: rendered by `widget` type, or shown as `fallback` text."""
+
+    widget: str
+    data: dict[str, Any]
+    fallback: str
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "widget", "widget": self.widget, "data": self.data, "fallback": self.fallback}
+
+
+@dataclass(slots=True)
+class ToolResult:
+    """What a tool returns on success.
+
+    `structured` is seen by the model and the widget (keep it small); `narration` is the text for the
+    model and for hosts without UI; `meta` reaches only the widget (history, large or private data).
+    """
+
+    structured: BaseModel | dict[str, Any]
+    narration: str
+    meta: dict[str, Any] = field(default_factory=dict)
+    widget_session_id: str | None = None
+
+    def structured_dict(self) -> dict[str, Any]:
+        if isinstance(self.structured, BaseModel):
+            return self.structured.model_dump(mode="json", by_alias=True)
+        return self.structured
+
+    def to_wire(self, widgets: list[DisplayWidget]) -> dict[str, Any]:
+        meta = dict(self.meta)
+        if self.widget_session_id is not None:
+            meta[WIDGET_SESSION_KEY] = self.widget_session_id
+        content = [{"type": "text", "text": self.narration}]
+        if widgets:
+            meta["widgets"] = [w.to_wire() for w in widgets]
+            content.extend({"type": "text", "text": w.fallback} for w in widgets)
+        wire: dict[str, Any] = {"content": content, "structuredContent": self.structured_dict(), "isError": False}
+        if meta:
+            wire["_meta"] = meta
+        return wire
+
+
+def error_wire(code: str, message: str, details: dict[str, Any] | None = None, *, retryable: bool = False) -> dict[str, Any]:
+    structured: dict[str, Any] = dict(details or {})
+    error: dict[str, Any] = {"code": code, "message": message}
+    if retryable:
+        error["retryable"] = True
+    structured["error"] = error
+    return {"content": [{"type": "text", "text": message}], "structuredContent": structured, "isError": True}

@@ -1,0 +1,115 @@
+"""Runs declared tools: renders templates once, validates arguments, maps failures, collects display widgets."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, cast
+
+import anyio.to_thread
+
+from widget_mcp.toolkit.bundles import BundleManifest
+from widget_mcp.toolkit.call import ToolCall
+from widget_mcp.toolkit.errors import DeclarationError, ToolError
+from widget_mcp.toolkit.failures import error_result
+from widget_mcp.toolkit.principal import resolve_principal
+from widget_mcp.toolkit.results import ToolResult
+from widget_mcp.toolkit.tools import ToolBook, ToolSpec
+from widget_mcp.toolkit.widgets import WidgetTemplate, render_template
+
+
+class UnknownTool(ToolError):
+    code = "unknown_tool"
+
+
+class CallObserver(Protocol):
+    """Receives one report per tool call (for logs and metrics)."""
+
+    def started(self, tool: str, call: ToolCall) -> None: ...
+
+    def finished(self, tool: str, error_code: str | None, seconds: float) -> None: ...
+
+
+class _NoObserver:
+    def started(self, tool: str, call: ToolCall) -> None:
+        pass
+
+    def finished(self, tool: str, error_code: str | None, seconds: float) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class TemplateSettings:
+    base_url: str
+    origin: str
+    widget_domain: str | None = None
+
+
+class ToolRuntime:
+    """Holds every tool and template of the server. Built once per process."""
+
+    def __init__(
+        self,
+        books: Iterable[ToolBook],
+        templates: TemplateSettings,
+        manifest: BundleManifest,
+        *,
+        observer: CallObserver | None = None,
+        sync_in_thread: bool = False,
+    ) -> None:
+        self.tools: dict[str, ToolSpec] = {}
+        for book in books:
+            for name, spec in book.tools.items():
+                if name in self.tools:
+                    raise DeclarationError(name, "two apps declare a tool with this name")
+                self.tools[name] = spec
+        self.templates: dict[str, WidgetTemplate] = {}
+        by_widget: dict[str, WidgetTemplate] = {}
+        for spec in self.tools.values():
+            if spec.widget is not None and spec.widget.name not in by_widget:
+                template = render_template(spec.widget, base_url=templates.base_url, origin=templates.origin,
+                                           manifest=manifest, widget_domain=templates.widget_domain)
+                by_widget[spec.widget.name] = template
+                self.templates[template.uri] = template
+        self.tool_list: list[dict[str, Any]] = [
+            spec.describe(by_widget[spec.widget.name].uri if spec.widget else None) for spec in self.tools.values()
+        ]
+        self.resource_list: list[dict[str, Any]] = [t.resource_listing() for t in self.templates.values()]
+        self._observer: CallObserver = observer or _NoObserver()
+        # Lambda serves one event at a time per container, so a sync handler runs inline there;
+        # a local server handles requests concurrently and moves sync handlers off the event loop.
+        self._sync_in_thread = sync_in_thread
+
+    def template_uri(self, widget_name: str) -> str:
+        for template in self.templates.values():
+            if template.spec.name == widget_name:
+                return template.uri
+        raise KeyError(widget_name)
+
+    async def call(self, name: str, arguments: Mapping[str, Any] | None, meta: Mapping[str, Any] | None,
+                   request_id: str | None = None) -> dict[str, Any]:
+        """Run one tool call and return the wire result. Never raises for tool-level failures."""
+        started = time.perf_counter()
+        call = ToolCall(tool=name, principal=resolve_principal(meta), request_meta=meta or {}, request_id=request_id)
+        self._observer.started(name, call)
+        error_code: str | None = None
+        try:
+            spec = self.tools.get(name)
+            if spec is None:
+                raise UnknownTool(f"There is no tool named {name!r}.")
+            args = spec.input_model.model_validate(dict(arguments or {}))
+            if spec.is_async:
+                result = await cast(Any, spec.handler(args, call))
+            elif self._sync_in_thread:
+                result = await anyio.to_thread.run_sync(spec.handler, args, call)
+            else:
+                result = spec.handler(args, call)
+            if not isinstance(result, ToolResult):
+                raise TypeError(f"tool {name} returned {type(result).__name__}, not ToolResult")
+            return result.to_wire(call.widgets)
+        except Exception as exc:  # noqa: BLE001 - the one place failures become results
+            wire, error_code = error_result(exc, name)
+            return wire
+        finally:
+            self._observer.finished(name, error_code, time.perf_counter() - started)

@@ -1,0 +1,147 @@
+"""Tool declarations: one place states a tool's contract; both host dialects are derived from it."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal, Union
+
+from pydantic import BaseModel
+
+from widget_mcp.toolkit.call import ToolCall
+from widget_mcp.toolkit.errors import DeclarationError
+from widget_mcp.toolkit.results import ToolResult
+from widget_mcp.toolkit.widgets import WidgetSpec
+
+Visibility = Literal["public", "private"]
+Handler = Callable[[Any, ToolCall], Union[ToolResult, Awaitable[ToolResult]]]
+
+INVOCATION_TEXT_LIMIT = 64
+_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    title: str
+    description: str
+    input_model: type[BaseModel]
+    output_model: type[BaseModel]
+    read_only: bool
+    destructive: bool
+    open_world: bool
+    idempotent: bool
+    invoking: str
+    invoked: str
+    handler: Handler
+    widget: WidgetSpec | None = None
+    widget_accessible: bool = False
+    visibility: Visibility = "public"
+
+    def __post_init__(self) -> None:
+        if not _NAME.match(self.name):
+            raise DeclarationError(self.name, "tool names are snake_case, at most 64 characters")
+        if not self.description.strip():
+            raise DeclarationError(self.name, "a tool needs a description; the model chooses tools by it")
+        for label, text in (("invoking", self.invoking), ("invoked", self.invoked)):
+            if not text.strip() or len(text) > INVOCATION_TEXT_LIMIT:
+                raise DeclarationError(
+                    self.name, f"the {label} text must be 1..{INVOCATION_TEXT_LIMIT} characters, got {len(text)}"
+                )
+        if self.read_only and self.destructive:
+            raise DeclarationError(self.name, "a read-only tool cannot be destructive")
+        if self.visibility == "private" and not self.widget_accessible:
+            raise DeclarationError(self.name, "a private tool is only reachable from a widget: set widget_accessible")
+        if not isinstance(self.output_model, type) or not issubclass(self.output_model, BaseModel):
+            raise DeclarationError(self.name, "output_model must be a pydantic model (it becomes the outputSchema)")
+
+    @property
+    def is_async(self) -> bool:
+        return inspect.iscoroutinefunction(self.handler)
+
+    def describe(self, template_uri: str | None) -> dict[str, Any]:
+        """The `tools/list` entry, in wire form."""
+        if self.visibility == "private":
+            ui_visibility = ["app"]
+        elif self.widget_accessible:
+            ui_visibility = ["model", "app"]
+        else:
+            ui_visibility = ["model"]
+        ui: dict[str, Any] = {"visibility": ui_visibility}
+        meta: dict[str, Any] = {
+            "openai/toolInvocation/invoking": self.invoking,
+            "openai/toolInvocation/invoked": self.invoked,
+            "openai/widgetAccessible": self.widget_accessible,
+            "openai/visibility": self.visibility,
+        }
+        if template_uri is not None:
+            ui["resourceUri"] = template_uri
+            meta["openai/outputTemplate"] = template_uri
+        meta["ui"] = ui
+        annotations: dict[str, Any] = {
+            "title": self.title,
+            "readOnlyHint": self.read_only,
+            "destructiveHint": self.destructive,
+            "openWorldHint": self.open_world,
+        }
+        if self.idempotent:
+            annotations["idempotentHint"] = True
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": self.input_model.model_json_schema(),
+            "outputSchema": self.output_model.model_json_schema(),
+            "annotations": annotations,
+            "_meta": meta,
+        }
+
+
+def _input_model_of(fn: Handler) -> type[BaseModel]:
+    params = list(inspect.signature(fn).parameters.values())
+    hints = inspect.get_annotations(fn, eval_str=True)
+    model = hints.get(params[0].name) if params else None
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        raise DeclarationError(getattr(fn, "__name__", "tool"), "the first parameter must be annotated with a pydantic model")
+    return model
+
+
+class ToolBook:
+    """A set of tools and widgets, declared with the `tool` decorator; apps each own one."""
+
+    def __init__(self) -> None:
+        self.tools: dict[str, ToolSpec] = {}
+
+    def tool(
+        self,
+        *,
+        name: str,
+        title: str,
+        description: str,
+        output: type[BaseModel],
+        read_only: bool,
+        destructive: bool,
+        open_world: bool,
+        invoking: str,
+        invoked: str,
+        idempotent: bool = False,
+        widget: WidgetSpec | None = None,
+        widget_accessible: bool = False,
+        visibility: Visibility = "public",
+    ) -> Callable[[Handler], Handler]:
+        """Declare a tool. The hints have no defaults on purpose: hosts require all three to be stated."""
+
+        def register(fn: Handler) -> Handler:
+            if name in self.tools:
+                raise DeclarationError(name, "declared twice")
+            self.tools[name] = ToolSpec(
+                name=name, title=title, description=description, input_model=_input_model_of(fn), output_model=output,
+                read_only=read_only, destructive=destructive, open_world=open_world, idempotent=idempotent,
+                invoking=invoking, invoked=invoked, handler=fn, widget=widget,
+                widget_accessible=widget_accessible, visibility=visibility,
+            )
+            return fn
+
+        return register

@@ -1,0 +1,183 @@
+"""The MCP endpoint as a pure function of (method, headers, body): shared by Lambda, uvicorn and tests.
+
+Every POST is one self-contained JSON-RPC exchange served by the SDK's single-exchange kernel
+(`serve_one`) with a fresh per-request `Connection`. Nothing lives between requests, so there is no
+session manager and no lifespan to re-enter on warm Lambda invocations. Both protocol eras are served:
+the 2025-11-25 handshake (answered statelessly, like the SDK's stateless mode) and the 2026-07-28
+per-request envelope.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from mcp.server.connection import Connection
+from mcp.server.lowlevel.server import Server
+from mcp.server.runner import serve_one
+from mcp.shared.exceptions import MCPError
+from mcp.shared.inbound import (
+    ERROR_CODE_HTTP_STATUS,
+    InboundLadderRejection,
+    classify_inbound_request,
+    find_duplicated_routing_header,
+)
+from mcp.shared.message import ServerMessageMetadata
+from mcp.shared.transport_context import TransportContext
+from mcp_types import (
+    DEFAULT_NEGOTIATED_VERSION,
+    HEADER_MISMATCH,
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    PROTOCOL_VERSION_META_KEY,
+)
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from pydantic import ValidationError
+
+from widget_mcp.transport.dispatch_context import SingleExchangeContext
+from widget_mcp.transport.guards import HostAllowlist, accepts_json, media_type, too_deep
+
+logger = logging.getLogger(__name__)
+
+JSON_HEADERS: tuple[tuple[str, str], ...] = (("content-type", "application/json"),)
+
+
+@dataclass(frozen=True, slots=True)
+class HttpReply:
+    status: int
+    body: bytes = b""
+    headers: tuple[tuple[str, str], ...] = JSON_HEADERS
+
+
+@dataclass(frozen=True, slots=True)
+class RequestInfo:
+    """What the tool layer may know about the HTTP request that carried a call."""
+
+    headers: Mapping[str, str]
+    request_id: str | None = None
+
+
+def _error_body(request_id: Any, code: int, message: str, data: Any = None) -> bytes:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    return json.dumps({"jsonrpc": "2.0", "id": request_id, "error": error}, separators=(",", ":")).encode()
+
+
+def _transport_error(status: int, code: int, message: str, *extra: tuple[str, str]) -> HttpReply:
+    return HttpReply(status, _error_body(None, code, message), JSON_HEADERS + extra)
+
+
+def _valid_id(value: Any) -> bool:
+    return (isinstance(value, str) or isinstance(value, int)) and not isinstance(value, bool)
+
+
+class McpEndpoint:
+    """Answers one HTTP request to `/mcp`. Construct once per process; `handle` is re-entrant."""
+
+    def __init__(
+        self,
+        server: Server[Any],
+        *,
+        allowed_hosts: HostAllowlist,
+        max_body_bytes: int,
+        max_json_depth: int,
+        lifespan_state: Any = None,
+    ) -> None:
+        self._server = server
+        self._hosts = allowed_hosts
+        self._max_body = max_body_bytes
+        self._max_depth = max_json_depth
+        self._lifespan_state = lifespan_state if lifespan_state is not None else {}
+
+    def oversized(self) -> HttpReply:
+        return _transport_error(413, INVALID_REQUEST, f"Request body exceeds {self._max_body} bytes")
+
+    async def handle(self, method: str, headers: Mapping[str, str], body: bytes, request_id: str | None = None) -> HttpReply:
+        """`headers` must have lower-case names."""
+        if method != "POST":
+            return HttpReply(405, _error_body(None, INVALID_REQUEST, "Method not allowed: POST a JSON-RPC message"),
+                             JSON_HEADERS + (("allow", "POST"),))
+        if not self._hosts.allows(headers.get("host")):
+            return _transport_error(421, INVALID_REQUEST, "Invalid Host header")
+        origin = headers.get("origin")
+        if origin and not self._hosts.allows_origin(origin):
+            return _transport_error(403, INVALID_REQUEST, "Origin not allowed")
+        if len(body) > self._max_body:
+            return self.oversized()
+        if media_type(headers, "content-type") != "application/json":
+            return _transport_error(415, INVALID_REQUEST, "Content-Type must be application/json")
+        if not accepts_json(headers):
+            return _transport_error(406, INVALID_REQUEST, "Accept must include application/json")
+
+        try:
+            decoded = json.loads(body)
+        except (ValueError, RecursionError):
+            return _transport_error(400, PARSE_ERROR, "Parse error: the body is not valid JSON")
+        if (body.count(b"[") + body.count(b"{") > self._max_depth) and too_deep(decoded, self._max_depth):
+            return _transport_error(400, INVALID_REQUEST, f"JSON nests deeper than {self._max_depth} levels")
+        if isinstance(decoded, list):
+            return _transport_error(400, INVALID_REQUEST, "Batches are not supported: send one message per request")
+        if not isinstance(decoded, dict) or decoded.get("jsonrpc") != "2.0":
+            return _transport_error(400, INVALID_REQUEST, "Invalid Request: expected a JSON-RPC 2.0 object")
+        if "method" in decoded and "id" not in decoded:
+            # A notification: nothing to act on in a stateless exchange, and it gets no JSON-RPC reply.
+            return HttpReply(202, b"", ())
+        return await self._request(decoded, headers, request_id)
+
+    async def _request(self, message: dict[str, Any], headers: Mapping[str, str], http_request_id: str | None) -> HttpReply:
+        rid = message.get("id")
+        method = message.get("method")
+        params = message.get("params")
+        if not _valid_id(rid) or not isinstance(method, str):
+            return _transport_error(400, INVALID_REQUEST, "Invalid Request: needs a string or integer id and a method")
+        if params is not None and not isinstance(params, dict):
+            return HttpReply(400, _error_body(rid, INVALID_PARAMS, "params must be an object"))
+
+        header_version = headers.get("mcp-protocol-version")
+        modern = (header_version is not None and header_version not in HANDSHAKE_PROTOCOL_VERSIONS) or (
+            method != "initialize" and isinstance(params, dict) and isinstance(params.get("_meta"), dict)
+            and PROTOCOL_VERSION_META_KEY in params["_meta"]
+        )
+        if modern:
+            duplicated = find_duplicated_routing_header(headers.items())
+            if duplicated is not None:
+                return self._reply_error(rid, HEADER_MISMATCH, f"{duplicated} header appears more than once", None, True)
+            verdict = classify_inbound_request(message, headers=headers)
+            if isinstance(verdict, InboundLadderRejection):
+                return self._reply_error(rid, verdict.code, verdict.message, verdict.data, True)
+            connection = Connection.from_envelope(
+                verdict.protocol_version, verdict.client_info, verdict.client_capabilities
+            )
+        else:
+            connection = Connection.from_envelope(header_version or DEFAULT_NEGOTIATED_VERSION, None, None)
+
+        dctx = SingleExchangeContext(
+            transport=TransportContext(kind="streamable-http", can_send_request=False, headers=headers),
+            request_id=rid,
+            message_metadata=ServerMessageMetadata(request_context=RequestInfo(headers, http_request_id)),
+        )
+        try:
+            result = await serve_one(
+                self._server, dctx, method, params, connection=connection, lifespan_state=self._lifespan_state
+            )
+        except MCPError as exc:
+            return self._reply_error(rid, exc.error.code, exc.error.message, exc.error.data, modern)
+        except ValidationError:
+            return self._reply_error(rid, INVALID_PARAMS, "Invalid request parameters", None, modern)
+        except Exception:
+            logger.exception("unhandled error while serving %s", method)
+            return self._reply_error(rid, INTERNAL_ERROR, "Internal server error", None, modern)
+        body = json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}, separators=(",", ":"), ensure_ascii=False)
+        return HttpReply(200, body.encode())
+
+    @staticmethod
+    def _reply_error(rid: Any, code: int, message: str, data: Any, modern: bool) -> HttpReply:
+        # The 2026-07-28 transport maps error codes to HTTP statuses; the handshake era answers 200.
+        status = ERROR_CODE_HTTP_STATUS.get(code, 200) if modern else 200
+        return HttpReply(status, _error_body(rid, code, message, data))

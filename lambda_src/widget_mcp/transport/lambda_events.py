@@ -1,0 +1,86 @@
+"""API Gateway events (HTTP API v2 and REST v1 proxy) to and from plain HTTP requests and replies."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from widget_mcp.transport.endpoint import HttpReply
+
+
+class EventError(ValueError):
+    """The event is not an API Gateway proxy event this handler understands."""
+
+
+@dataclass(frozen=True, slots=True)
+class HttpRequest:
+    method: str
+    path: str
+    headers: Mapping[str, str]
+    body: bytes
+    request_id: str | None
+    version: str  # "2.0" or "1.0": replies mirror the event's format
+
+
+def _headers(event: Mapping[str, Any]) -> dict[str, str]:
+    headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
+    for name, values in (event.get("multiValueHeaders") or {}).items():
+        if values:
+            headers[str(name).lower()] = ",".join(str(v) for v in values)
+    return headers
+
+
+def _body(event: Mapping[str, Any]) -> bytes:
+    body = event.get("body")
+    if body is None:
+        return b""
+    if event.get("isBase64Encoded"):
+        try:
+            return base64.b64decode(body, validate=True)
+        except (binascii.Error, ValueError):
+            raise EventError("the body is marked base64 but is not valid base64") from None
+    return str(body).encode("utf-8")
+
+
+def _strip_stage(path: str, stage: str | None) -> str:
+    # API Gateway keeps a named stage in the path (`/prod/mcp`); `$default` adds nothing.
+    if stage and stage != "$default" and path.startswith(f"/{stage}/"):
+        return path[len(stage) + 1:]
+    return path or "/"
+
+
+def parse_event(event: Mapping[str, Any]) -> HttpRequest:
+    ctx = event.get("requestContext") or {}
+    if event.get("version") == "2.0":
+        http = ctx.get("http") or {}
+        method, path, version = http.get("method"), event.get("rawPath"), "2.0"
+    elif "httpMethod" in event:
+        method, path, version = event.get("httpMethod"), event.get("path"), "1.0"
+    else:
+        raise EventError("not an API Gateway proxy event")
+    if not isinstance(method, str) or not isinstance(path, str):
+        raise EventError("the event has no HTTP method or path")
+    return HttpRequest(
+        method=method.upper(),
+        path=_strip_stage(path, ctx.get("stage")),
+        headers=_headers(event),
+        body=_body(event),
+        request_id=ctx.get("requestId"),
+        version=version,
+    )
+
+
+def to_response(reply: HttpReply, version: str) -> dict[str, Any]:
+    headers = dict(reply.headers)
+    response: dict[str, Any] = {
+        "statusCode": reply.status,
+        "headers": headers,
+        "body": reply.body.decode("utf-8"),
+        "isBase64Encoded": False,
+    }
+    if version == "1.0":
+        response["multiValueHeaders"] = {k: [v] for k, v in headers.items()}
+    return response
