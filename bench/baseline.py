@@ -37,6 +37,7 @@ def make_handler() -> Any:
             started.set()
             await asyncio.Event().wait()
 
-    loop.create_task(run_manager())
+    manager = loop.create_task(run_manager())
     loop.run_until_complete(started.wait())
+    mangum.manager_task = manager  # keep a reference: the task must outlive this function
     return mangum

@@ -57,7 +57,10 @@ def _spawn(kind: str, mode: str, calls: int) -> tuple[float, str]:
     started = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", "bench.endpoint", "--child", kind, "--mode", mode, "--warm-calls", str(calls)],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()

@@ -53,10 +53,7 @@ class McpAsgi:
         except _BodyTooLarge:
             await _send(self._endpoint.oversized(), send)
             return
-        request_id = scope.get("aws.context").aws_request_id if scope.get("aws.context") else None
-        event = scope.get("aws.event") or {}
-        ctx = event.get("requestContext") or {}
-        reply = await self._endpoint.handle(method, headers, body, ctx.get("requestId") or request_id)
+        reply = await self._endpoint.handle(method, headers, body, headers.get("x-request-id"))
         await _send(reply, send)
 
 
@@ -67,10 +64,10 @@ async def _send(reply: HttpReply, send: Send) -> None:
     await send({"type": "http.response.body", "body": reply.body})
 
 
-def create_app(endpoint: McpEndpoint, *, max_body_bytes: int, tool_count: int,
-               widget_dir: Path | None = None) -> FastAPI:
-    app = FastAPI(title="widget-mcp", version=widget_mcp.__version__, docs_url=None, redoc_url=None,
-                  openapi_url=None)
+def create_app(
+    endpoint: McpEndpoint, *, max_body_bytes: int, tool_count: int, widget_dir: Path | None = None
+) -> FastAPI:
+    app = FastAPI(title="widget-mcp", version=widget_mcp.__version__, docs_url=None, redoc_url=None, openapi_url=None)
     app.router.routes.append(Route("/mcp", McpAsgi(endpoint, max_body_bytes), methods=MCP_METHODS))
 
     @app.get("/healthz")

@@ -41,8 +41,7 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         request = parse_event(event)
     except EventError as exc:
         _logger.warning("rejected an event that is not an API Gateway request", extra={"reason": str(exc)})
-        return {"statusCode": 400, "headers": {"content-type": "application/json"},
-                "body": '{"error":"bad_request"}'}
+        return {"statusCode": 400, "headers": {"content-type": "application/json"}, "body": '{"error":"bad_request"}'}
     _logger.set_correlation_id(request.request_id)
     if request.path.rstrip("/") != "/mcp":
         response: dict[str, Any] = _asgi_handler()(event, context)

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from mcp.server.caching import CacheHint
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
 from mcp.shared.exceptions import MCPError
@@ -15,6 +16,7 @@ from mcp_types import (
     PaginatedRequestParams,
     ReadResourceRequestParams,
 )
+from mcp_types.methods import CacheableMethod
 
 import widget_mcp
 from widget_mcp.settings import Settings
@@ -25,6 +27,16 @@ from widget_mcp.toolkit.widgets import APP_MIME_TYPE
 from widget_mcp.transport.endpoint import RequestInfo
 
 RESOURCE_NOT_FOUND = -32002
+# The 2026-07-28 protocol requires `resultType` on results; earlier versions' serializers drop it.
+COMPLETE = "complete"
+# Lists are the same for every caller and change only with a deployment; a template's URI carries its
+# content hash, so what it names never changes.
+CACHE_HINTS: dict[CacheableMethod, CacheHint] = {
+    "tools/list": CacheHint(ttl_ms=300_000, scope="public"),
+    "resources/list": CacheHint(ttl_ms=300_000, scope="public"),
+    "resources/templates/list": CacheHint(ttl_ms=300_000, scope="public"),
+    "resources/read": CacheHint(ttl_ms=86_400_000, scope="public"),
+}
 APPS_EXTENSION = "io.modelcontextprotocol/ui"
 
 INSTRUCTIONS = (
@@ -33,11 +45,13 @@ INSTRUCTIONS = (
 )
 
 
-def build_runtime(settings: Settings, books: Iterable[ToolBook], *, observer: CallObserver | None = None,
-                  sync_in_thread: bool = False) -> ToolRuntime:
+def build_runtime(
+    settings: Settings, books: Iterable[ToolBook], *, observer: CallObserver | None = None, sync_in_thread: bool = False
+) -> ToolRuntime:
     manifest = BundleManifest.load(Path(settings.widget_manifest) if settings.widget_manifest else None)
-    templates = TemplateSettings(base_url=settings.widget_base_url, origin=settings.widget_origin,
-                                 widget_domain=settings.widget_domain)
+    templates = TemplateSettings(
+        base_url=settings.widget_base_url, origin=settings.widget_origin, widget_domain=settings.widget_domain
+    )
     return ToolRuntime(books, templates, manifest, observer=observer, sync_in_thread=sync_in_thread)
 
 
@@ -45,26 +59,33 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
     """A stateless server: every handler reads only the runtime (built once) and its own request."""
 
     async def list_tools(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> dict[str, Any]:
-        return {"tools": runtime.tool_list}
+        return {"resultType": COMPLETE, "tools": runtime.tool_list}
 
     async def call_tool(ctx: ServerRequestContext[Any], params: CallToolRequestParams) -> dict[str, Any]:
         if params.name not in runtime.tools:
             raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         info = ctx.request if isinstance(ctx.request, RequestInfo) else None
-        return await runtime.call(params.name, params.arguments, ctx.meta, info.request_id if info else None)
+        result = await runtime.call(params.name, params.arguments, ctx.meta, info.request_id if info else None)
+        result["resultType"] = COMPLETE
+        return result
 
     async def list_resources(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> dict[str, Any]:
-        return {"resources": runtime.resource_list}
+        return {"resultType": COMPLETE, "resources": runtime.resource_list}
 
     async def read_resource(ctx: ServerRequestContext[Any], params: ReadResourceRequestParams) -> dict[str, Any]:
         template = runtime.templates.get(str(params.uri))
         if template is None:
             raise MCPError(code=RESOURCE_NOT_FOUND, message="Resource not found", data={"uri": str(params.uri)})
-        return {"contents": [{"uri": template.uri, "mimeType": APP_MIME_TYPE, "text": template.html,
-                              "_meta": template.meta}]}
+        return {
+            "resultType": COMPLETE,
+            "contents": [
+                {"uri": template.uri, "mimeType": APP_MIME_TYPE, "text": template.html, "_meta": template.meta}
+            ]
+        }
 
     server: Server[Any] = Server(
         name,
+        cache_hints=CACHE_HINTS,
         version=widget_mcp.__version__,
         instructions=INSTRUCTIONS,
         on_list_tools=list_tools,  # type: ignore[arg-type]

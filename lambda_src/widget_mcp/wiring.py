@@ -43,5 +43,9 @@ def build_core(settings: Settings, *, concurrent: bool = False) -> Core:
 def build_app(core: Core, *, widget_dir: Path | None = None) -> FastAPI:
     from widget_mcp.app import create_app
 
-    return create_app(core.endpoint, max_body_bytes=core.settings.max_body_bytes,
-                      tool_count=len(core.runtime.tools), widget_dir=widget_dir)
+    return create_app(
+        core.endpoint,
+        max_body_bytes=core.settings.max_body_bytes,
+        tool_count=len(core.runtime.tools),
+        widget_dir=widget_dir,
+    )

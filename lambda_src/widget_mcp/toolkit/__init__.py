@@ -1,11 +1,11 @@
 """Declare widget-backed MCP tools once; get both ChatGPT (`openai/*`) and MCP Apps (`ui.*`) metadata.
 
-    book = ToolBook()
+book = ToolBook()
 
-    @book.tool(name="hello", title="Hello", description="...", output=HelloOut,
-               read_only=True, destructive=False, open_world=False,
-               invoking="Saying hello…", invoked="Said hello")
-    async def hello(args: HelloIn, call: ToolCall) -> ToolResult: ...
+@book.tool(name="hello", title="Hello", description="...", output=HelloOut,
+           read_only=True, destructive=False, open_world=False,
+           invoking="Saying hello…", invoked="Said hello")
+async def hello(args: HelloIn, call: ToolCall) -> ToolResult: ...
 """
 
 from widget_mcp.toolkit.call import ToolCall

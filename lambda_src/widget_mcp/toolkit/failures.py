@@ -30,6 +30,10 @@ def error_result(exc: BaseException, tool: str) -> tuple[dict[str, Any], str]:
     if isinstance(exc, ValidationError):
         fields = _field_messages(exc)
         summary = "; ".join(f"{k}: {v}" for k, v in fields.items())
-        return error_wire("invalid_arguments", f"Invalid arguments for {tool}: {summary}", {"fields": fields}), "invalid_arguments"
+        return error_wire(
+            "invalid_arguments", f"Invalid arguments for {tool}: {summary}", {"fields": fields}
+        ), "invalid_arguments"
     logger.exception("tool %s failed unexpectedly", tool)
-    return error_wire(INTERNAL_ERROR_CODE, f"{tool} failed because of an error on the server; it has been logged."), INTERNAL_ERROR_CODE
+    return error_wire(
+        INTERNAL_ERROR_CODE, f"{tool} failed because of an error on the server; it has been logged."
+    ), INTERNAL_ERROR_CODE

@@ -13,7 +13,7 @@ OPENAI_SUBJECT = "openai/subject"
 # MCP Apps hosts have no standard user hint yet; this key is read the same way when a host sends one.
 HOST_USER_HINT = "io.modelcontextprotocol/user"
 
-_SAFE = re.compile(r"^[A-Za-z0-9_.:@\-]{1,200}$")
+_SAFE = re.compile(r"^[A-Za-z0-9_.:@/+=\-]{1,200}$")
 
 
 @dataclass(frozen=True, slots=True)

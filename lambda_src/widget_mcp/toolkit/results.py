@@ -54,7 +54,9 @@ class ToolResult:
         return wire
 
 
-def error_wire(code: str, message: str, details: dict[str, Any] | None = None, *, retryable: bool = False) -> dict[str, Any]:
+def error_wire(
+    code: str, message: str, details: dict[str, Any] | None = None, *, retryable: bool = False
+) -> dict[str, Any]:
     structured: dict[str, Any] = dict(details or {})
     error: dict[str, Any] = {"code": code, "message": message}
     if retryable:

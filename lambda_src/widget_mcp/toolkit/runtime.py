@@ -68,8 +68,13 @@ class ToolRuntime:
         by_widget: dict[str, WidgetTemplate] = {}
         for spec in self.tools.values():
             if spec.widget is not None and spec.widget.name not in by_widget:
-                template = render_template(spec.widget, base_url=templates.base_url, origin=templates.origin,
-                                           manifest=manifest, widget_domain=templates.widget_domain)
+                template = render_template(
+                    spec.widget,
+                    base_url=templates.base_url,
+                    origin=templates.origin,
+                    manifest=manifest,
+                    widget_domain=templates.widget_domain,
+                )
                 by_widget[spec.widget.name] = template
                 self.templates[template.uri] = template
         self.tool_list: list[dict[str, Any]] = [
@@ -87,8 +92,13 @@ class ToolRuntime:
                 return template.uri
         raise KeyError(widget_name)
 
-    async def call(self, name: str, arguments: Mapping[str, Any] | None, meta: Mapping[str, Any] | None,
-                   request_id: str | None = None) -> dict[str, Any]:
+    async def call(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        meta: Mapping[str, Any] | None,
+        request_id: str | None = None,
+    ) -> dict[str, Any]:
         """Run one tool call and return the wire result. Never raises for tool-level failures."""
         started = time.perf_counter()
         call = ToolCall(tool=name, principal=resolve_principal(meta), request_meta=meta or {}, request_id=request_id)

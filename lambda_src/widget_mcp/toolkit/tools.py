@@ -6,7 +6,7 @@ import inspect
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -16,7 +16,7 @@ from widget_mcp.toolkit.results import ToolResult
 from widget_mcp.toolkit.widgets import WidgetSpec
 
 Visibility = Literal["public", "private"]
-Handler = Callable[[Any, ToolCall], Union[ToolResult, Awaitable[ToolResult]]]
+Handler = Callable[[Any, ToolCall], ToolResult | Awaitable[ToolResult]]
 
 INVOCATION_TEXT_LIMIT = 64
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
@@ -104,7 +104,9 @@ def _input_model_of(fn: Handler) -> type[BaseModel]:
     hints = inspect.get_annotations(fn, eval_str=True)
     model = hints.get(params[0].name) if params else None
     if not (isinstance(model, type) and issubclass(model, BaseModel)):
-        raise DeclarationError(getattr(fn, "__name__", "tool"), "the first parameter must be annotated with a pydantic model")
+        raise DeclarationError(
+            getattr(fn, "__name__", "tool"), "the first parameter must be annotated with a pydantic model"
+        )
     return model
 
 
@@ -137,10 +139,21 @@ class ToolBook:
             if name in self.tools:
                 raise DeclarationError(name, "declared twice")
             self.tools[name] = ToolSpec(
-                name=name, title=title, description=description, input_model=_input_model_of(fn), output_model=output,
-                read_only=read_only, destructive=destructive, open_world=open_world, idempotent=idempotent,
-                invoking=invoking, invoked=invoked, handler=fn, widget=widget,
-                widget_accessible=widget_accessible, visibility=visibility,
+                name=name,
+                title=title,
+                description=description,
+                input_model=_input_model_of(fn),
+                output_model=output,
+                read_only=read_only,
+                destructive=destructive,
+                open_world=open_world,
+                idempotent=idempotent,
+                invoking=invoking,
+                invoked=invoked,
+                handler=fn,
+                widget=widget,
+                widget_accessible=widget_accessible,
+                visibility=visibility,
             )
             return fn
 

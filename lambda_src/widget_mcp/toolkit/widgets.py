@@ -74,8 +74,9 @@ def _shell(spec: WidgetSpec, base_url: str, manifest: BundleManifest) -> str:
     )
 
 
-def render_template(spec: WidgetSpec, *, base_url: str, origin: str, manifest: BundleManifest,
-                    widget_domain: str | None = None) -> WidgetTemplate:
+def render_template(
+    spec: WidgetSpec, *, base_url: str, origin: str, manifest: BundleManifest, widget_domain: str | None = None
+) -> WidgetTemplate:
     """Build the template. The URI carries a hash of the shell, so a new bundle is a new URI (hosts cache by URI)."""
     shell = _shell(spec, base_url, manifest)
     digest = hashlib.sha256(shell.encode()).hexdigest()[:12]

@@ -13,7 +13,7 @@ import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from mcp.server.connection import Connection
 from mcp.server.lowlevel.server import Server
@@ -73,8 +73,8 @@ def _transport_error(status: int, code: int, message: str, *extra: tuple[str, st
     return HttpReply(status, _error_body(None, code, message), JSON_HEADERS + extra)
 
 
-def _valid_id(value: Any) -> bool:
-    return (isinstance(value, str) or isinstance(value, int)) and not isinstance(value, bool)
+def _valid_id(value: Any) -> TypeGuard[str | int]:
+    return (isinstance(value, (str, int))) and not isinstance(value, bool)
 
 
 class McpEndpoint:
@@ -98,11 +98,16 @@ class McpEndpoint:
     def oversized(self) -> HttpReply:
         return _transport_error(413, INVALID_REQUEST, f"Request body exceeds {self._max_body} bytes")
 
-    async def handle(self, method: str, headers: Mapping[str, str], body: bytes, request_id: str | None = None) -> HttpReply:
+    async def handle(
+        self, method: str, headers: Mapping[str, str], body: bytes, request_id: str | None = None
+    ) -> HttpReply:
         """`headers` must have lower-case names."""
         if method != "POST":
-            return HttpReply(405, _error_body(None, INVALID_REQUEST, "Method not allowed: POST a JSON-RPC message"),
-                             JSON_HEADERS + (("allow", "POST"),))
+            return HttpReply(
+                405,
+                _error_body(None, INVALID_REQUEST, "Method not allowed: POST a JSON-RPC message"),
+                (*JSON_HEADERS, ("allow", "POST")),
+            )
         if not self._hosts.allows(headers.get("host")):
             return _transport_error(421, INVALID_REQUEST, "Invalid Host header")
         origin = headers.get("origin")
@@ -130,7 +135,9 @@ class McpEndpoint:
             return HttpReply(202, b"", ())
         return await self._request(decoded, headers, request_id)
 
-    async def _request(self, message: dict[str, Any], headers: Mapping[str, str], http_request_id: str | None) -> HttpReply:
+    async def _request(
+        self, message: dict[str, Any], headers: Mapping[str, str], http_request_id: str | None
+    ) -> HttpReply:
         rid = message.get("id")
         method = message.get("method")
         params = message.get("params")
@@ -141,13 +148,17 @@ class McpEndpoint:
 
         header_version = headers.get("mcp-protocol-version")
         modern = (header_version is not None and header_version not in HANDSHAKE_PROTOCOL_VERSIONS) or (
-            method != "initialize" and isinstance(params, dict) and isinstance(params.get("_meta"), dict)
+            method != "initialize"
+            and isinstance(params, dict)
+            and isinstance(params.get("_meta"), dict)
             and PROTOCOL_VERSION_META_KEY in params["_meta"]
         )
         if modern:
             duplicated = find_duplicated_routing_header(headers.items())
             if duplicated is not None:
-                return self._reply_error(rid, HEADER_MISMATCH, f"{duplicated} header appears more than once", None, True)
+                return self._reply_error(
+                    rid, HEADER_MISMATCH, f"{duplicated} header appears more than once", None, True
+                )
             verdict = classify_inbound_request(message, headers=headers)
             if isinstance(verdict, InboundLadderRejection):
                 return self._reply_error(rid, verdict.code, verdict.message, verdict.data, True)

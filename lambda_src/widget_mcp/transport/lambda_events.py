@@ -48,7 +48,7 @@ def _body(event: Mapping[str, Any]) -> bytes:
 def _strip_stage(path: str, stage: str | None) -> str:
     # API Gateway keeps a named stage in the path (`/prod/mcp`); `$default` adds nothing.
     if stage and stage != "$default" and path.startswith(f"/{stage}/"):
-        return path[len(stage) + 1:]
+        return path[len(stage) + 1 :]
     return path or "/"
 
 

@@ -1,0 +1,1 @@
+"""State persistence: DynamoDB adapters and in-memory fakes behind the apps' repository ports."""

@@ -1,0 +1,135 @@
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from widget_mcp.toolkit import DeclarationError, ToolBook, ToolCall, ToolResult, WidgetSpec
+from widget_mcp.toolkit.tools import ToolSpec
+
+BOARD = WidgetSpec(name="board", entry="board", title="Board", description="A board.")
+
+
+class In(BaseModel):
+    x: int = 0
+
+
+class Out(BaseModel):
+    y: int
+
+
+async def handler(args: In, call: ToolCall) -> ToolResult:
+    return ToolResult(structured=Out(y=args.x), narration="ok")
+
+
+def declare(**overrides: Any) -> ToolSpec:
+    fields: dict[str, Any] = {
+        "name": "do_it",
+        "title": "Do it",
+        "description": "Does it.",
+        "input_model": In,
+        "output_model": Out,
+        "read_only": False,
+        "destructive": False,
+        "open_world": False,
+        "idempotent": False,
+        "invoking": "Doing…",
+        "invoked": "Done",
+        "handler": handler,
+    }
+    fields.update(overrides)
+    return ToolSpec(**fields)
+
+
+def test_invocation_texts_longer_than_64_characters_are_rejected_when_declared() -> None:
+    with pytest.raises(DeclarationError, match="invoking text must be 1..64 characters, got 65"):
+        declare(invoking="x" * 65)
+    assert declare(invoked="y" * 64).invoked == "y" * 64
+
+
+def test_the_three_hints_cannot_be_left_out_of_a_declaration() -> None:
+    book = ToolBook()
+    with pytest.raises(TypeError, match="open_world"):
+        book.tool(  # type: ignore[call-arg]
+            name="x", title="X", description="X.", output=Out, read_only=True, destructive=False,
+            invoking="a", invoked="b",
+        )
+
+
+def test_a_private_tool_must_be_callable_from_its_widget() -> None:
+    with pytest.raises(DeclarationError, match="private tool"):
+        declare(visibility="private")
+
+
+def test_read_only_and_destructive_contradict_each_other() -> None:
+    with pytest.raises(DeclarationError, match="read-only tool cannot be destructive"):
+        declare(read_only=True, destructive=True)
+
+
+def test_the_input_model_comes_from_the_handlers_first_parameter() -> None:
+    book = ToolBook()
+    book.tool(
+        name="do_it", title="Do it", description="Does it.", output=Out, read_only=True, destructive=False,
+        open_world=False, invoking="a", invoked="b",
+    )(handler)
+    assert book.tools["do_it"].input_model is In
+
+
+def test_a_handler_without_a_model_parameter_is_refused() -> None:
+    async def untyped(args, call):  # type: ignore[no-untyped-def]
+        raise AssertionError
+
+    with pytest.raises(DeclarationError, match="pydantic model"):
+        ToolBook().tool(
+            name="bad", title="Bad", description="Bad.", output=Out, read_only=True, destructive=False,
+            open_world=False, invoking="a", invoked="b",
+        )(untyped)
+
+
+def test_a_widget_tool_describes_itself_in_both_dialects() -> None:
+    spec = declare(widget=BOARD, widget_accessible=True, idempotent=True)
+    assert spec.describe("ui://widget/board-abc.html") == {
+        "name": "do_it",
+        "title": "Do it",
+        "description": "Does it.",
+        "inputSchema": In.model_json_schema(),
+        "outputSchema": Out.model_json_schema(),
+        "annotations": {
+            "title": "Do it",
+            "readOnlyHint": False,
+            "destructiveHint": False,
+            "openWorldHint": False,
+            "idempotentHint": True,
+        },
+        "_meta": {
+            "openai/toolInvocation/invoking": "Doing…",
+            "openai/toolInvocation/invoked": "Done",
+            "openai/widgetAccessible": True,
+            "openai/visibility": "public",
+            "openai/outputTemplate": "ui://widget/board-abc.html",
+            "ui": {"visibility": ["model", "app"], "resourceUri": "ui://widget/board-abc.html"},
+        },
+    }
+
+
+def test_a_private_tool_is_hidden_from_the_model_in_both_dialects() -> None:
+    meta = declare(visibility="private", widget_accessible=True).describe(None)["_meta"]
+    assert meta["openai/visibility"] == "private"
+    assert meta["ui"] == {"visibility": ["app"]}
+    assert "openai/outputTemplate" not in meta
+
+
+@pytest.mark.parametrize("domain", ["*.example.com", "http://cdn.example.com", "https://cdn.example.com/path"])
+def test_widget_csp_domains_must_be_exact_https_origins(domain: str) -> None:
+    with pytest.raises(DeclarationError, match="exact https origin"):
+        WidgetSpec(name="w", entry="w", title="W", description="W.", connect_domains=(domain,))
+
+
+def test_two_apps_cannot_declare_the_same_tool_name() -> None:
+    book = ToolBook()
+    register = book.tool(
+        name="dup", title="Dup", description="Dup.", output=Out, read_only=True, destructive=False,
+        open_world=False, invoking="a", invoked="b",
+    )
+    register(handler)
+    with pytest.raises(DeclarationError, match="declared twice"):
+        register(handler)
