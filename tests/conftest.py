@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from widget_mcp.settings import Settings
 from widget_mcp.wiring import Core, build_core
 

@@ -80,7 +80,7 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
             "resultType": COMPLETE,
             "contents": [
                 {"uri": template.uri, "mimeType": APP_MIME_TYPE, "text": template.html, "_meta": template.meta}
-            ]
+            ],
         }
 
     server: Server[Any] = Server(

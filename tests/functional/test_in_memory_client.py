@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
-
 from widget_mcp.server import build_server
 from widget_mcp.wiring import Core
 
@@ -26,9 +25,12 @@ async def test_tools_list_describes_the_demo_tool_in_both_dialects(client: Clien
     assert demo.meta["ui"]["resourceUri"] == demo.meta["openai/outputTemplate"] == uri
     assert demo.annotations is not None
     assert (demo.annotations.read_only_hint, demo.annotations.destructive_hint, demo.annotations.open_world_hint) == (
-        True, False, False,
+        True,
+        False,
+        False,
     )
-    assert demo.output_schema is not None and demo.output_schema["required"] == ["message", "length", "words"]
+    assert demo.output_schema is not None
+    assert demo.output_schema["required"] == ["message", "length", "words"]
 
 
 async def test_the_display_template_is_listed_and_readable_as_an_mcp_app(client: Client, core: Core) -> None:
@@ -55,7 +57,12 @@ async def test_the_demo_returns_three_tiers_with_widgets_in_emission_order(clien
         structured_content={"message": "hello big world", "length": 15, "words": 3},
         meta={
             "widgets": [
-                {"type": "widget", "widget": "text", "data": {"text": "hello big world"}, "fallback": "hello big world"},
+                {
+                    "type": "widget",
+                    "widget": "text",
+                    "data": {"text": "hello big world"},
+                    "fallback": "hello big world",
+                },
                 {
                     "type": "widget",
                     "widget": "table",

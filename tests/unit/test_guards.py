@@ -1,5 +1,4 @@
 import pytest
-
 from widget_mcp.transport.guards import HostAllowlist, accepts_json, media_type, too_deep
 
 

@@ -1,5 +1,4 @@
 import pytest
-
 from widget_mcp.settings import Settings, SettingsError, load_settings
 
 

@@ -2,7 +2,6 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel
-
 from widget_mcp.toolkit import DeclarationError, ToolBook, ToolCall, ToolResult, WidgetSpec
 from widget_mcp.toolkit.tools import ToolSpec
 
@@ -41,7 +40,7 @@ def declare(**overrides: Any) -> ToolSpec:
 
 
 def test_invocation_texts_longer_than_64_characters_are_rejected_when_declared() -> None:
-    with pytest.raises(DeclarationError, match="invoking text must be 1..64 characters, got 65"):
+    with pytest.raises(DeclarationError, match=r"invoking text must be 1\.\.64 characters, got 65"):
         declare(invoking="x" * 65)
     assert declare(invoked="y" * 64).invoked == "y" * 64
 
@@ -50,8 +49,14 @@ def test_the_three_hints_cannot_be_left_out_of_a_declaration() -> None:
     book = ToolBook()
     with pytest.raises(TypeError, match="open_world"):
         book.tool(  # type: ignore[call-arg]
-            name="x", title="X", description="X.", output=Out, read_only=True, destructive=False,
-            invoking="a", invoked="b",
+            name="x",
+            title="X",
+            description="X.",
+            output=Out,
+            read_only=True,
+            destructive=False,
+            invoking="a",
+            invoked="b",
         )
 
 
@@ -68,8 +73,15 @@ def test_read_only_and_destructive_contradict_each_other() -> None:
 def test_the_input_model_comes_from_the_handlers_first_parameter() -> None:
     book = ToolBook()
     book.tool(
-        name="do_it", title="Do it", description="Does it.", output=Out, read_only=True, destructive=False,
-        open_world=False, invoking="a", invoked="b",
+        name="do_it",
+        title="Do it",
+        description="Does it.",
+        output=Out,
+        read_only=True,
+        destructive=False,
+        open_world=False,
+        invoking="a",
+        invoked="b",
     )(handler)
     assert book.tools["do_it"].input_model is In
 
@@ -80,8 +92,15 @@ def test_a_handler_without_a_model_parameter_is_refused() -> None:
 
     with pytest.raises(DeclarationError, match="pydantic model"):
         ToolBook().tool(
-            name="bad", title="Bad", description="Bad.", output=Out, read_only=True, destructive=False,
-            open_world=False, invoking="a", invoked="b",
+            name="bad",
+            title="Bad",
+            description="Bad.",
+            output=Out,
+            read_only=True,
+            destructive=False,
+            open_world=False,
+            invoking="a",
+            invoked="b",
         )(untyped)
 
 
@@ -127,8 +146,15 @@ def test_widget_csp_domains_must_be_exact_https_origins(domain: str) -> None:
 def test_two_apps_cannot_declare_the_same_tool_name() -> None:
     book = ToolBook()
     register = book.tool(
-        name="dup", title="Dup", description="Dup.", output=Out, read_only=True, destructive=False,
-        open_world=False, invoking="a", invoked="b",
+        name="dup",
+        title="Dup",
+        description="Dup.",
+        output=Out,
+        read_only=True,
+        destructive=False,
+        open_world=False,
+        invoking="a",
+        invoked="b",
     )
     register(handler)
     with pytest.raises(DeclarationError, match="declared twice"):

@@ -2,13 +2,16 @@ import json
 from pathlib import Path
 
 import pytest
-
 from widget_mcp.toolkit.bundles import BundleManifest, ManifestError
 from widget_mcp.toolkit.widgets import WidgetSpec, render_template
 
 SPEC = WidgetSpec(
-    name="board", entry="board", title="Board <1>", description="Plays chess.",
-    prefers_border=False, connect_domains=("https://api.example.com",),
+    name="board",
+    entry="board",
+    title="Board <1>",
+    description="Plays chess.",
+    prefers_border=False,
+    connect_domains=("https://api.example.com",),
 )
 BASE = "https://cdn.example.com/widgets"
 ORIGIN = "https://cdn.example.com"
@@ -23,9 +26,13 @@ def manifest(tmp_path: Path, js: str) -> BundleManifest:
 def test_the_template_uri_changes_when_the_bundle_does(tmp_path: Path) -> None:
     first = render_template(SPEC, base_url=BASE, origin=ORIGIN, manifest=manifest(tmp_path, "assets/board-aaa.js"))
     second = render_template(SPEC, base_url=BASE, origin=ORIGIN, manifest=manifest(tmp_path, "assets/board-bbb.js"))
-    assert first.uri.startswith("ui://widget/board-") and first.uri.endswith(".html")
+    assert first.uri.startswith("ui://widget/board-")
+    assert first.uri.endswith(".html")
     assert first.uri != second.uri
-    assert render_template(SPEC, base_url=BASE, origin=ORIGIN, manifest=manifest(tmp_path, "assets/board-aaa.js")).uri == first.uri
+    assert (
+        render_template(SPEC, base_url=BASE, origin=ORIGIN, manifest=manifest(tmp_path, "assets/board-aaa.js")).uri
+        == first.uri
+    )
 
 
 def test_the_shell_loads_the_hashed_bundle_from_the_widget_base_url(tmp_path: Path) -> None:
@@ -59,8 +66,9 @@ def test_template_meta_carries_both_dialects_with_exact_domains() -> None:
 
 
 def test_widget_domain_is_set_only_in_the_openai_dialect_and_only_when_configured() -> None:
-    template = render_template(SPEC, base_url=BASE, origin=ORIGIN, manifest=BundleManifest(),
-                               widget_domain="https://chess.example.com")
+    template = render_template(
+        SPEC, base_url=BASE, origin=ORIGIN, manifest=BundleManifest(), widget_domain="https://chess.example.com"
+    )
     assert template.meta["openai/widgetDomain"] == "https://chess.example.com"
     assert "domain" not in template.meta["ui"]
 

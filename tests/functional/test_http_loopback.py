@@ -1,0 +1,62 @@
+"""The app over real loopback HTTP, driven by the official streamable-HTTP client in both protocol eras."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from mcp import Client
+from servers import serve
+from widget_mcp.wiring import Core, build_app
+
+
+@pytest.fixture
+def base_url(core: Core) -> Iterator[str]:
+    with serve(build_app(core)) as url:
+        yield url
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_the_official_client_lists_reads_and_calls_over_http(base_url: str, core: Core, mode: str) -> None:
+    uri = core.runtime.template_uri("display")
+    async with Client(f"{base_url}/mcp", mode=mode) as client:  # type: ignore[arg-type]
+        tools = [t.name for t in (await client.list_tools()).tools]
+        resources = [str(r.uri) for r in (await client.list_resources()).resources]
+        html = (await client.read_resource(uri)).contents[0]
+        result = await client.call_tool("display_demo", {"message": "over the wire"}, meta={"openai/subject": "v1/b"})
+    assert tools == ["display_demo"]
+    assert resources == [uri]
+    assert html.mime_type == "text/html;profile=mcp-app"
+    assert result.structured_content == {"message": "over the wire", "length": 13, "words": 3}
+    assert result.meta is not None
+    assert len(result.meta["widgets"]) == 2
+
+
+async def test_health_answers_json(base_url: str) -> None:
+    async with httpx.AsyncClient() as http:
+        response = await http.get(f"{base_url}/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "version": "0.1.0", "tools": 1}
+
+
+async def test_a_streamed_oversized_body_is_refused_before_it_is_buffered(base_url: str) -> None:
+    async def chunks():  # type: ignore[no-untyped-def]
+        for _ in range(64):
+            yield b"x" * 65_536  # 4 MiB in all, with no Content-Length
+
+    async with httpx.AsyncClient() as http:
+        response = await http.post(
+            f"{base_url}/mcp",
+            content=chunks(),
+            headers={"content-type": "application/json", "accept": "application/json"},
+        )
+    assert response.status_code == 413
+    assert response.json()["error"]["code"] == -32600
+
+
+async def test_get_on_mcp_is_405_over_http(base_url: str) -> None:
+    async with httpx.AsyncClient() as http:
+        response = await http.get(f"{base_url}/mcp", headers={"accept": "text/event-stream"})
+    assert response.status_code == 405
+    assert response.headers["allow"] == "POST"

@@ -1,0 +1,32 @@
+"""The handler's cold start skips the SDK parts a stateless Lambda never uses, without breaking them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import json, sys
+import widget_mcp.handler
+skipped = [m for m in ("mcp.client.client", "mcp.server.mcpserver", "mcp.server.stdio") if m not in sys.modules]
+from mcp import Client, types
+from mcp.server import MCPServer
+print(json.dumps({"skipped": skipped, "late": [Client.__name__, MCPServer.__name__, types.Tool.__name__]}))
+"""
+
+
+def test_the_handler_import_leaves_out_client_and_mcpserver_yet_they_still_import_later() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "lambda_src"), "ALLOWED_HOSTS": "api.example.com"}
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    report = json.loads(out.strip().splitlines()[-1])
+    assert report == {
+        "skipped": ["mcp.client.client", "mcp.server.mcpserver", "mcp.server.stdio"],
+        "late": ["Client", "MCPServer", "Tool"],
+    }

@@ -1,0 +1,93 @@
+"""The runtime around tool handlers: sync and async handlers, failure masking, observer reports."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from pydantic import BaseModel
+from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult
+from widget_mcp.toolkit.bundles import BundleManifest
+from widget_mcp.toolkit.runtime import TemplateSettings, ToolRuntime
+
+TEMPLATES = TemplateSettings(base_url="https://cdn.example.com/w", origin="https://cdn.example.com")
+
+
+class Empty(BaseModel):
+    pass
+
+
+class Thread(BaseModel):
+    name: str
+
+
+book = ToolBook()
+
+
+@book.tool(
+    name="where",
+    title="Where",
+    description="Reports the thread.",
+    output=Thread,
+    read_only=True,
+    destructive=False,
+    open_world=False,
+    invoking="Looking…",
+    invoked="Found",
+)
+def where(args: Empty, call: ToolCall) -> ToolResult:
+    return ToolResult(structured=Thread(name=threading.current_thread().name), narration="here")
+
+
+@book.tool(
+    name="crash",
+    title="Crash",
+    description="Fails unexpectedly.",
+    output=Thread,
+    read_only=True,
+    destructive=False,
+    open_world=False,
+    invoking="Crashing…",
+    invoked="Crashed",
+)
+async def crash(args: Empty, call: ToolCall) -> ToolResult:
+    raise KeyError("/srv/secret/path.py")
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.reports: list[tuple[str, str | None]] = []
+
+    def started(self, tool: str, call: ToolCall) -> None:
+        pass
+
+    def finished(self, tool: str, error_code: str | None, seconds: float) -> None:
+        self.reports.append((tool, error_code))
+
+
+@pytest.mark.parametrize(("in_thread", "off_loop"), [(False, False), (True, True)])
+async def test_sync_handlers_run_inline_on_lambda_and_off_the_loop_on_a_concurrent_server(
+    in_thread: bool, off_loop: bool
+) -> None:
+    runtime = ToolRuntime([book], TEMPLATES, BundleManifest(), sync_in_thread=in_thread)
+    result = await runtime.call("where", {}, None)
+    assert (result["structuredContent"]["name"] != threading.current_thread().name) is off_loop
+
+
+async def test_an_unexpected_exception_is_logged_and_masked(caplog: pytest.LogCaptureFixture) -> None:
+    recorder = Recorder()
+    runtime = ToolRuntime([book], TEMPLATES, BundleManifest(), observer=recorder)
+    result = await runtime.call("crash", {}, None)
+    assert result == {
+        "content": [{"type": "text", "text": "crash failed because of an error on the server; it has been logged."}],
+        "structuredContent": {
+            "error": {
+                "code": "internal_error",
+                "message": "crash failed because of an error on the server; it has been logged.",
+            }
+        },
+        "isError": True,
+    }
+    assert "/srv/secret" not in str(result)
+    assert any("/srv/secret" in (r.exc_text or "") for r in caplog.records)
+    assert recorder.reports == [("crash", "internal_error")]
