@@ -39,6 +39,20 @@ def declare(**overrides: Any) -> ToolSpec:
     return ToolSpec(**fields)
 
 
+def registrar(book: ToolBook, name: str) -> Any:
+    return book.tool(
+        name=name,
+        title=name.title(),
+        description="Does it.",
+        output=Out,
+        read_only=True,
+        destructive=False,
+        open_world=False,
+        invoking="a",
+        invoked="b",
+    )
+
+
 def test_invocation_texts_longer_than_64_characters_are_rejected_when_declared() -> None:
     with pytest.raises(DeclarationError, match=r"invoking text must be 1\.\.64 characters, got 65"):
         declare(invoking="x" * 65)
@@ -72,17 +86,7 @@ def test_read_only_and_destructive_contradict_each_other() -> None:
 
 def test_the_input_model_comes_from_the_handlers_first_parameter() -> None:
     book = ToolBook()
-    book.tool(
-        name="do_it",
-        title="Do it",
-        description="Does it.",
-        output=Out,
-        read_only=True,
-        destructive=False,
-        open_world=False,
-        invoking="a",
-        invoked="b",
-    )(handler)
+    registrar(book, "do_it")(handler)
     assert book.tools["do_it"].input_model is In
 
 
@@ -91,17 +95,7 @@ def test_a_handler_without_a_model_parameter_is_refused() -> None:
         raise AssertionError
 
     with pytest.raises(DeclarationError, match="pydantic model"):
-        ToolBook().tool(
-            name="bad",
-            title="Bad",
-            description="Bad.",
-            output=Out,
-            read_only=True,
-            destructive=False,
-            open_world=False,
-            invoking="a",
-            invoked="b",
-        )(untyped)
+        registrar(ToolBook(), "bad")(untyped)
 
 
 def test_a_widget_tool_describes_itself_in_both_dialects() -> None:
@@ -144,18 +138,7 @@ def test_widget_csp_domains_must_be_exact_https_origins(domain: str) -> None:
 
 
 def test_two_apps_cannot_declare_the_same_tool_name() -> None:
-    book = ToolBook()
-    register = book.tool(
-        name="dup",
-        title="Dup",
-        description="Dup.",
-        output=Out,
-        read_only=True,
-        destructive=False,
-        open_world=False,
-        invoking="a",
-        invoked="b",
-    )
+    register = registrar(ToolBook(), "dup")
     register(handler)
     with pytest.raises(DeclarationError, match="declared twice"):
         register(handler)
