@@ -190,7 +190,8 @@ def test_each_tool_call_logs_one_json_line_with_request_id_and_tool(handler: Han
     lines = capture.lines
     [log] = [line for line in lines if line["message"] == "tool call finished"]
     assert log["correlation_id"] == "JKJaXmPLvHcESHA="
-    assert log["function_name"] == "widget-mcp" and isinstance(log["cold_start"], bool)
+    assert log["function_name"] == "widget-mcp"
+    assert isinstance(log["cold_start"], bool)
     assert log["tool"] == "display_demo"
     assert log["principal_source"] == "openai"
     assert "Oslo" not in json.dumps(lines)

@@ -1,6 +1,5 @@
 import pytest
 from aws_lambda_powertools import Tracer
-
 from widget_mcp.observability import Observability
 from widget_mcp.settings import Settings
 

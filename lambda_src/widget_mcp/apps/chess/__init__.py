@@ -1,0 +1,1 @@
+"""Chess reference app."""

@@ -1,0 +1,202 @@
+"""The game aggregate: a python-chess board plus who plays it, resignations and the record of moves played."""
+
+from __future__ import annotations
+
+import chess
+
+from widget_mcp.apps.chess.domain.captures import captured_piece, empty_captures
+from widget_mcp.apps.chess.domain.moves import MoveRecord, parse_move, record_move
+from widget_mcp.apps.chess.domain.outcome import GameState, assess, game_over_error
+from widget_mcp.apps.chess.domain.pgn import export_pgn
+from widget_mcp.apps.chess.domain.position import load_board
+from widget_mcp.apps.chess.domain.terms import (
+    ClaimableDraw,
+    Color,
+    DrawReason,
+    Opponent,
+    Status,
+    color_name,
+    other_color,
+    require_color,
+    require_opponent,
+)
+
+
+class Game:
+    """One game. Mutated only through `play` and `resign`; everything else is read from the board and records.
+
+    `player_color` is the side the (first) human plays; against the engine the engine has the other side.
+    """
+
+    def __init__(
+        self,
+        game_id: str,
+        *,
+        opponent: Opponent = "human",
+        player_color: Color = "white",
+        fen: str | None = None,
+    ) -> None:
+        self._game_id = game_id
+        self._opponent = require_opponent(opponent)
+        self._player_color = require_color(player_color)
+        self._board = load_board(fen)
+        start = self._board.fen()
+        self._start_fen = None if start == chess.STARTING_FEN else start
+        self._records: list[MoveRecord] = []
+        self._captured = empty_captures()
+        self._resigned_by: Color | None = None
+        self._state: GameState | None = None  # cached until the next play/resign
+
+    # Identity and setup
+
+    @property
+    def game_id(self) -> str:
+        return self._game_id
+
+    @property
+    def opponent(self) -> Opponent:
+        return self._opponent
+
+    @property
+    def player_color(self) -> Color:
+        return self._player_color
+
+    @property
+    def engine_color(self) -> Color | None:
+        return other_color(self._player_color) if self._opponent == "engine" else None
+
+    @property
+    def start_fen(self) -> str | None:
+        """The FEN the game started from, or None for the standard start position."""
+        return self._start_fen
+
+    # Actions
+
+    def play(
+        self,
+        move: str | None = None,
+        *,
+        from_square: str | None = None,
+        to_square: str | None = None,
+        promotion: str | None = None,
+    ) -> MoveRecord:
+        """Plays a move given as SAN, UCI, or from/to squares (+ promotion piece q/r/b/n) and returns its record."""
+        if self._resigned_by is not None or self._board.outcome(claim_draw=False) is not None:
+            attempted = (
+                move if from_square is None and to_square is None else f"{from_square}{to_square}{promotion or ''}"
+            )
+            raise game_over_error(self.state, attempted)
+        parsed = parse_move(self._board, move, from_square=from_square, to_square=to_square, promotion=promotion)
+        record = record_move(self._board, parsed)
+        taken = captured_piece(self._board, parsed)
+        if taken is not None:
+            self._captured[color_name(self._board.turn)].append(chess.piece_symbol(taken))
+        self._board.push(parsed)
+        self._records.append(record)
+        self._state = None
+        return record
+
+    def resign(self, color: Color) -> None:
+        """`color` gives up; the other side wins. A finished game cannot be resigned."""
+        color = require_color(color)
+        if self.state.is_over:
+            raise game_over_error(self.state)
+        self._resigned_by = color
+        self._state = None
+
+    # State
+
+    @property
+    def state(self) -> GameState:
+        if self._state is None:
+            self._state = assess(self._board, self._resigned_by)
+        return self._state
+
+    @property
+    def status(self) -> Status:
+        return self.state.status
+
+    @property
+    def winner(self) -> Color | None:
+        return self.state.winner
+
+    @property
+    def draw_reason(self) -> DrawReason | None:
+        return self.state.draw_reason
+
+    @property
+    def claimable_draw(self) -> ClaimableDraw | None:
+        return self.state.claimable_draw
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def resigned_by(self) -> Color | None:
+        return self._resigned_by
+
+    @property
+    def is_engine_turn(self) -> bool:
+        return not self.is_over and self.engine_color == self.turn
+
+    # Position
+
+    @property
+    def board(self) -> chess.Board:
+        """A copy of the board, move stack included; changing it does not change the game."""
+        return self._board.copy()
+
+    @property
+    def fen(self) -> str:
+        return self._board.fen()
+
+    @property
+    def turn(self) -> Color:
+        return color_name(self._board.turn)
+
+    @property
+    def ply(self) -> int:
+        """Half-moves played since this game's start position (not python-chess's fullmove-based ply)."""
+        return len(self._records)
+
+    @property
+    def check(self) -> bool:
+        return self._board.is_check()
+
+    @property
+    def legal_moves_uci(self) -> list[str]:
+        if self.is_over:
+            return []
+        return sorted(move.uci() for move in self._board.legal_moves)
+
+    # History
+
+    @property
+    def moves(self) -> tuple[MoveRecord, ...]:
+        return tuple(self._records)
+
+    @property
+    def last_move(self) -> MoveRecord | None:
+        return self._records[-1] if self._records else None
+
+    @property
+    def move_history_san(self) -> list[str]:
+        return [record.san for record in self._records]
+
+    @property
+    def move_history_uci(self) -> list[str]:
+        return [record.uci for record in self._records]
+
+    @property
+    def captured(self) -> dict[Color, list[str]]:
+        """Pieces each side has taken: `captured["white"]` holds the black pieces white captured."""
+        return {"white": list(self._captured["white"]), "black": list(self._captured["black"])}
+
+    def pgn(self, *, white: str | None = None, black: str | None = None) -> str:
+        """PGN text; player names default to "Engine" for the engine's side and "?" (unknown) otherwise."""
+        names = {color: "Engine" if color == self.engine_color else "?" for color in ("white", "black")}
+        return export_pgn(self._board, self.state, white=white or names["white"], black=black or names["black"])
+
+    def __repr__(self) -> str:
+        return f"Game({self._game_id!r}, status={self.status!r}, ply={self.ply}, fen={self.fen!r})"
