@@ -1,0 +1,124 @@
+"""DynamoDB adapter for the DocumentStore port: one GetItem per read, one conditional PutItem per write."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from widget_mcp.storage.documents import AlreadyExists, Document, StoreUnavailable, VersionConflict
+from widget_mcp.storage.table import PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+    from mypy_boto3_dynamodb.type_defs import AttributeValueTypeDef
+
+_CONFLICT = "ConditionalCheckFailedException"
+
+
+def _pk(owner: str) -> str:
+    return f"USER#{owner}"
+
+
+def _sk(kind: str, doc_id: str) -> str:
+    return f"{kind.upper()}#{doc_id}"
+
+
+def _to_item(owner: str, doc: Document) -> dict[str, AttributeValueTypeDef]:
+    return {
+        PARTITION_KEY: {"S": _pk(owner)},
+        SORT_KEY: {"S": _sk(doc.kind, doc.doc_id)},
+        "v": {"N": str(doc.version)},
+        "body": {"S": json.dumps(doc.body, separators=(",", ":"), ensure_ascii=False)},
+        "crt": {"N": str(doc.created_at)},
+        "upd": {"N": str(doc.updated_at)},
+        TTL_ATTRIBUTE: {"N": str(doc.expires_at)},
+    }
+
+
+def _from_item(kind: str, item: dict[str, Any]) -> Document:
+    return Document(
+        kind=kind,
+        doc_id=item[SORT_KEY]["S"].split("#", 1)[1],
+        body=json.loads(item["body"]["S"]),
+        version=int(item["v"]["N"]),
+        created_at=int(item["crt"]["N"]),
+        updated_at=int(item["upd"]["N"]),
+        expires_at=int(item[TTL_ATTRIBUTE]["N"]),
+    )
+
+
+class DynamoDbDocumentStore:
+    def __init__(self, client: DynamoDBClient, table_name: str) -> None:
+        self._client = client
+        self._table = table_name
+
+    def get(self, owner: str, kind: str, doc_id: str) -> Document | None:
+        try:
+            response = self._client.get_item(
+                TableName=self._table,
+                Key={PARTITION_KEY: {"S": _pk(owner)}, SORT_KEY: {"S": _sk(kind, doc_id)}},
+                ConsistentRead=True,
+            )
+        except (ClientError, BotoCoreError) as exc:
+            raise StoreUnavailable(f"reading {kind} failed: {_reason(exc)}") from exc
+        item = response.get("Item")
+        return None if item is None else _from_item(kind, item)
+
+    def create(self, owner: str, doc: Document) -> None:
+        try:
+            self._client.put_item(
+                TableName=self._table,
+                Item=_to_item(owner, doc),
+                ConditionExpression="attribute_not_exists(#pk)",
+                ExpressionAttributeNames={"#pk": PARTITION_KEY},
+            )
+        except ClientError as exc:
+            if _code(exc) == _CONFLICT:
+                raise AlreadyExists(doc.kind, doc.doc_id) from exc
+            raise StoreUnavailable(f"saving {doc.kind} failed: {_reason(exc)}") from exc
+        except BotoCoreError as exc:
+            raise StoreUnavailable(f"saving {doc.kind} failed: {_reason(exc)}") from exc
+
+    def replace(self, owner: str, doc: Document, expected_version: int) -> None:
+        try:
+            self._client.put_item(
+                TableName=self._table,
+                Item=_to_item(owner, doc),
+                ConditionExpression="#v = :expected",
+                ExpressionAttributeNames={"#v": "v"},
+                ExpressionAttributeValues={":expected": {"N": str(expected_version)}},
+                # The conflict answer carries the current item, so the caller needs no second read.
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except ClientError as exc:
+            if _code(exc) == _CONFLICT:
+                old: Any = exc.response.get("Item")
+                current = _from_item(doc.kind, old) if isinstance(old, dict) else None
+                raise VersionConflict(doc.kind, doc.doc_id, expected_version, current) from exc
+            raise StoreUnavailable(f"saving {doc.kind} failed: {_reason(exc)}") from exc
+        except BotoCoreError as exc:
+            raise StoreUnavailable(f"saving {doc.kind} failed: {_reason(exc)}") from exc
+
+    def newest(self, owner: str, kind: str, limit: int) -> list[Document]:
+        try:
+            response = self._client.query(
+                TableName=self._table,
+                KeyConditionExpression="#pk = :pk AND begins_with(#sk, :prefix)",
+                ExpressionAttributeNames={"#pk": PARTITION_KEY, "#sk": SORT_KEY},
+                ExpressionAttributeValues={":pk": {"S": _pk(owner)}, ":prefix": {"S": f"{kind.upper()}#"}},
+                ScanIndexForward=False,
+                Limit=limit,
+            )
+        except (ClientError, BotoCoreError) as exc:
+            raise StoreUnavailable(f"listing {kind} failed: {_reason(exc)}") from exc
+        return [_from_item(kind, item) for item in response.get("Items", [])]
+
+
+def _code(exc: ClientError) -> str:
+    return str(exc.response.get("Error", {}).get("Code", ""))
+
+
+def _reason(exc: Exception) -> str:
+    return _code(exc) if isinstance(exc, ClientError) else type(exc).__name__
