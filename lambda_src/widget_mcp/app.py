@@ -79,6 +79,13 @@ def create_app(
         # Outside /mcp (which answers JSON-RPC errors itself) an unexpected failure is a bare JSON 500.
         return JSONResponse({"error": "internal_error"}, status_code=500)
 
-    if widget_dir is not None:
-        app.mount("/widgets", StaticFiles(directory=widget_dir, check_dir=False), name="widgets")
+    if widget_dir is not None and widget_dir.is_dir():
+        app.mount("/widgets", StaticFiles(directory=widget_dir), name="widgets")
+    elif widget_dir is not None:
+
+        @app.get("/widgets/{path:path}")
+        async def widgets_not_built(path: str) -> JSONResponse:
+            hint = "the widget bundles are not built: build widget_bundles/ to serve them here"
+            return JSONResponse({"error": "not_found", "hint": hint}, status_code=404)
+
     return app

@@ -41,7 +41,7 @@ APPS_EXTENSION = "io.modelcontextprotocol/ui"
 
 INSTRUCTIONS = (
     "Tools here can show interactive widgets. Prefer calling a tool over describing its result, "
-    "and keep game or form ids from earlier results to continue where the user left off."
+    "and reuse ids returned by earlier results to continue where the user left off."
 )
 
 

@@ -15,7 +15,7 @@ class SettingsError(ValueError):
 
 
 class Settings(BaseSettings):
-    """Every knob the endpoint reads. Environment variable names are the field names in upper case."""
+    """Every knob the endpoint reads: the field name in upper case, or the alias where one is given."""
 
     model_config = SettingsConfigDict(extra="ignore", frozen=True)
 
@@ -31,6 +31,11 @@ class Settings(BaseSettings):
     service_name: str = Field(default="widget-mcp", alias="POWERTOOLS_SERVICE_NAME")
     metrics_namespace: str = Field(default="WidgetMcp", alias="POWERTOOLS_METRICS_NAMESPACE")
     tracing: bool = False
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_level(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod
@@ -69,7 +74,8 @@ def load_settings() -> Settings:
         return Settings()
     except ValidationError as exc:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']).upper() or 'settings'}: {err['msg']}" for err in exc.errors()
+            f"{'.'.join(str(p) for p in err['loc']).upper() or 'settings'}: {err['msg'].removeprefix('Value error, ')}"
+            for err in exc.errors()
         )
         raise SettingsError(f"invalid configuration: {problems}") from None
 

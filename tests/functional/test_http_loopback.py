@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -60,3 +61,21 @@ async def test_get_on_mcp_is_405_over_http(base_url: str) -> None:
         response = await http.get(f"{base_url}/mcp", headers={"accept": "text/event-stream"})
     assert response.status_code == 405
     assert response.headers["allow"] == "POST"
+
+
+async def test_widgets_are_served_from_the_bundle_directory_in_local_mode(core: Core, tmp_path: Path) -> None:
+    (tmp_path / "display.js").write_text("export {};")
+    with serve(build_app(core, widget_dir=tmp_path)) as url:
+        async with httpx.AsyncClient() as http:
+            found = await http.get(f"{url}/widgets/display.js")
+            missing = await http.get(f"{url}/widgets/nope.js")
+    assert found.status_code == 200
+    assert found.headers["content-type"].startswith(("text/javascript", "application/javascript"))
+    assert missing.status_code == 404
+
+
+def test_before_the_bundles_are_built_widgets_answer_404_with_a_hint(core: Core, tmp_path: Path) -> None:
+    with serve(build_app(core, widget_dir=tmp_path / "dist")) as url, httpx.Client() as http:
+        response = http.get(f"{url}/widgets/display.js")
+    assert response.status_code == 404
+    assert "not built" in response.json()["hint"]

@@ -18,7 +18,7 @@ def test_every_bad_value_is_reported_in_one_message(monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("MAX_BODY_BYTES", "lots")
     with pytest.raises(SettingsError) as caught:
         load_settings()
-    assert "WIDGET_BASE_URL: Value error, must be an absolute http(s) URL, got 'cdn.example.com'" in str(caught.value)
+    assert "WIDGET_BASE_URL: must be an absolute http(s) URL, got 'cdn.example.com'" in str(caught.value)
     assert "MAX_BODY_BYTES: Input should be a valid integer" in str(caught.value)
 
 
@@ -31,3 +31,8 @@ def test_widget_origin_is_the_scheme_and_host_of_the_widget_base_url() -> None:
 def test_powertools_service_name_comes_from_its_standard_variable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("POWERTOOLS_SERVICE_NAME", "chess-app")
     assert load_settings().service_name == "chess-app"
+
+
+def test_log_level_accepts_lower_case(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LOG_LEVEL", "debug")
+    assert load_settings().log_level == "DEBUG"
