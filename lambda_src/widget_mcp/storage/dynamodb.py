@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from widget_mcp.storage.documents import AlreadyExists, Document, StoreUnavailable, VersionConflict
+from widget_mcp.storage.documents import AlreadyExists, Document, StoreError, StoreUnavailable, VersionConflict
 from widget_mcp.storage.table import PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE
 
 if TYPE_CHECKING:
@@ -62,44 +63,47 @@ class DynamoDbDocumentStore:
                 ConsistentRead=True,
             )
         except (ClientError, BotoCoreError) as exc:
-            raise StoreUnavailable(f"reading {kind} failed: {_reason(exc)}") from exc
+            raise _unavailable(f"reading {kind}", exc) from exc
         item = response.get("Item")
         return None if item is None else _from_item(kind, item)
 
     def create(self, owner: str, doc: Document) -> None:
-        try:
-            self._client.put_item(
-                TableName=self._table,
-                Item=_to_item(owner, doc),
-                ConditionExpression="attribute_not_exists(#pk)",
-                ExpressionAttributeNames={"#pk": PARTITION_KEY},
-            )
-        except ClientError as exc:
-            if _code(exc) == _CONFLICT:
-                raise AlreadyExists(doc.kind, doc.doc_id) from exc
-            raise StoreUnavailable(f"saving {doc.kind} failed: {_reason(exc)}") from exc
-        except BotoCoreError as exc:
-            raise StoreUnavailable(f"saving {doc.kind} failed: {_reason(exc)}") from exc
+        self._put(
+            owner,
+            doc,
+            lambda _: AlreadyExists(doc.kind, doc.doc_id),
+            ConditionExpression="attribute_not_exists(#pk)",
+            ExpressionAttributeNames={"#pk": PARTITION_KEY},
+        )
 
     def replace(self, owner: str, doc: Document, expected_version: int) -> None:
+        def conflict(exc: ClientError) -> VersionConflict:
+            old: Any = exc.response.get("Item")
+            current = _from_item(doc.kind, old) if isinstance(old, dict) else None
+            return VersionConflict(doc.kind, doc.doc_id, expected_version, current)
+
+        self._put(
+            owner,
+            doc,
+            conflict,
+            ConditionExpression="#v = :expected",
+            ExpressionAttributeNames={"#v": "v"},
+            ExpressionAttributeValues={":expected": {"N": str(expected_version)}},
+            # The conflict answer carries the current item, so the caller needs no second read.
+            ReturnValuesOnConditionCheckFailure="ALL_OLD",
+        )
+
+    def _put(
+        self, owner: str, doc: Document, on_conflict: Callable[[ClientError], StoreError], **condition: Any
+    ) -> None:
         try:
-            self._client.put_item(
-                TableName=self._table,
-                Item=_to_item(owner, doc),
-                ConditionExpression="#v = :expected",
-                ExpressionAttributeNames={"#v": "v"},
-                ExpressionAttributeValues={":expected": {"N": str(expected_version)}},
-                # The conflict answer carries the current item, so the caller needs no second read.
-                ReturnValuesOnConditionCheckFailure="ALL_OLD",
-            )
+            self._client.put_item(TableName=self._table, Item=_to_item(owner, doc), **condition)
         except ClientError as exc:
             if _code(exc) == _CONFLICT:
-                old: Any = exc.response.get("Item")
-                current = _from_item(doc.kind, old) if isinstance(old, dict) else None
-                raise VersionConflict(doc.kind, doc.doc_id, expected_version, current) from exc
-            raise StoreUnavailable(f"saving {doc.kind} failed: {_reason(exc)}") from exc
+                raise on_conflict(exc) from exc
+            raise _unavailable(f"saving {doc.kind}", exc) from exc
         except BotoCoreError as exc:
-            raise StoreUnavailable(f"saving {doc.kind} failed: {_reason(exc)}") from exc
+            raise _unavailable(f"saving {doc.kind}", exc) from exc
 
     def newest(self, owner: str, kind: str, limit: int) -> list[Document]:
         try:
@@ -112,7 +116,7 @@ class DynamoDbDocumentStore:
                 Limit=limit,
             )
         except (ClientError, BotoCoreError) as exc:
-            raise StoreUnavailable(f"listing {kind} failed: {_reason(exc)}") from exc
+            raise _unavailable(f"listing {kind}", exc) from exc
         return [_from_item(kind, item) for item in response.get("Items", [])]
 
 
@@ -120,5 +124,6 @@ def _code(exc: ClientError) -> str:
     return str(exc.response.get("Error", {}).get("Code", ""))
 
 
-def _reason(exc: Exception) -> str:
-    return _code(exc) if isinstance(exc, ClientError) else type(exc).__name__
+def _unavailable(action: str, exc: Exception) -> StoreUnavailable:
+    reason = _code(exc) if isinstance(exc, ClientError) else type(exc).__name__
+    return StoreUnavailable(f"{action} failed: {reason}")
