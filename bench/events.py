@@ -1,11 +1,14 @@
-"""API Gateway HTTP API (v2) events and a Lambda context, shared by the benchmarks."""
+"""The API Gateway HTTP API (v2) sample event from tests/events, and a Lambda context, for the benchmarks."""
 
 from __future__ import annotations
 
+import copy
 import json
+from pathlib import Path
 from typing import Any
 
-HOST = "bench.execute-api.eu-west-1.amazonaws.com"
+_SAMPLE = json.loads((Path(__file__).resolve().parent.parent / "tests" / "events" / "apigw-http-v2.json").read_text())
+HOST: str = _SAMPLE["headers"]["host"]
 
 
 class LambdaContext:
@@ -22,39 +25,10 @@ class LambdaContext:
         return 30_000
 
 
-def http_v2_event(body: dict[str, Any], *, headers: dict[str, str] | None = None) -> dict[str, Any]:
-    return {
-        "version": "2.0",
-        "routeKey": "POST /mcp",
-        "rawPath": "/mcp",
-        "rawQueryString": "",
-        "headers": {
-            "host": HOST,
-            "content-type": "application/json",
-            "accept": "application/json, text/event-stream",
-            **(headers or {}),
-        },
-        "requestContext": {
-            "accountId": "123456789012",
-            "apiId": "bench",
-            "domainName": HOST,
-            "domainPrefix": "bench",
-            "http": {
-                "method": "POST",
-                "path": "/mcp",
-                "protocol": "HTTP/1.1",
-                "sourceIp": "192.0.2.1",
-                "userAgent": "bench",
-            },
-            "requestId": "bench-request",
-            "routeKey": "POST /mcp",
-            "stage": "$default",
-            "time": "21/Nov/2026:10:00:00 +0000",
-            "timeEpoch": 1795000000000,
-        },
-        "body": json.dumps(body),
-        "isBase64Encoded": False,
-    }
+def http_v2_event(body: dict[str, Any]) -> dict[str, Any]:
+    event = copy.deepcopy(_SAMPLE)
+    event["body"] = json.dumps(body)
+    return event
 
 
 def tool_call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:

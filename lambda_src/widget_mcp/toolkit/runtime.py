@@ -11,16 +11,12 @@ import anyio.to_thread
 
 from widget_mcp.toolkit.bundles import BundleManifest
 from widget_mcp.toolkit.call import ToolCall
-from widget_mcp.toolkit.errors import DeclarationError, ToolError
+from widget_mcp.toolkit.errors import DeclarationError
 from widget_mcp.toolkit.failures import error_result
 from widget_mcp.toolkit.principal import resolve_principal
 from widget_mcp.toolkit.results import ToolResult
 from widget_mcp.toolkit.tools import ToolBook, ToolSpec
 from widget_mcp.toolkit.widgets import WidgetTemplate, render_template
-
-
-class UnknownTool(ToolError):
-    code = "unknown_tool"
 
 
 class CallObserver(Protocol):
@@ -66,6 +62,7 @@ class ToolRuntime:
                 self.tools[name] = spec
         self.templates: dict[str, WidgetTemplate] = {}
         by_widget: dict[str, WidgetTemplate] = {}
+        self._by_widget = by_widget
         for spec in self.tools.values():
             if spec.widget is not None and spec.widget.name not in by_widget:
                 template = render_template(
@@ -87,10 +84,7 @@ class ToolRuntime:
         self._sync_in_thread = sync_in_thread
 
     def template_uri(self, widget_name: str) -> str:
-        for template in self.templates.values():
-            if template.spec.name == widget_name:
-                return template.uri
-        raise KeyError(widget_name)
+        return self._by_widget[widget_name].uri
 
     async def call(
         self,
@@ -99,15 +93,16 @@ class ToolRuntime:
         meta: Mapping[str, Any] | None,
         request_id: str | None = None,
     ) -> dict[str, Any]:
-        """Run one tool call and return the wire result. Never raises for tool-level failures."""
+        """Run one tool call and return the wire result. Never raises for tool-level failures.
+
+        `name` must be one of `self.tools`: an unknown tool is a protocol error, the server's to answer.
+        """
+        spec = self.tools[name]
         started = time.perf_counter()
         call = ToolCall(tool=name, principal=resolve_principal(meta), request_meta=meta or {}, request_id=request_id)
         self._observer.started(name, call)
         error_code: str | None = None
         try:
-            spec = self.tools.get(name)
-            if spec is None:
-                raise UnknownTool(f"There is no tool named {name!r}.")
             args = spec.input_model.model_validate(dict(arguments or {}))
             if spec.is_async:
                 result = await cast(Any, spec.handler(args, call))

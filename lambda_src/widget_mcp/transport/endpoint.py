@@ -87,13 +87,13 @@ class McpEndpoint:
         allowed_hosts: HostAllowlist,
         max_body_bytes: int,
         max_json_depth: int,
-        lifespan_state: Any = None,
     ) -> None:
         self._server = server
         self._hosts = allowed_hosts
         self._max_body = max_body_bytes
         self._max_depth = max_json_depth
-        self._lifespan_state = lifespan_state if lifespan_state is not None else {}
+        # The server's lifespan is never entered: nothing here outlives a request.
+        self._lifespan_state: dict[str, Any] = {}
 
     def oversized(self) -> HttpReply:
         return _transport_error(413, INVALID_REQUEST, f"Request body exceeds {self._max_body} bytes")
@@ -103,10 +103,8 @@ class McpEndpoint:
     ) -> HttpReply:
         """`headers` must have lower-case names."""
         if method != "POST":
-            return HttpReply(
-                405,
-                _error_body(None, INVALID_REQUEST, "Method not allowed: POST a JSON-RPC message"),
-                (*JSON_HEADERS, ("allow", "POST")),
+            return _transport_error(
+                405, INVALID_REQUEST, "Method not allowed: POST a JSON-RPC message", ("allow", "POST")
             )
         if not self._hosts.allows(headers.get("host")):
             return _transport_error(421, INVALID_REQUEST, "Invalid Host header")
