@@ -42,6 +42,11 @@ class ToolTelemetry:
     def started(self, tool: str, call: ToolCall) -> None:
         self._logger.thread_safe_append_keys(tool=tool, principal_source=call.principal.source)
 
+    def capacity(self, operation: str, units: float) -> None:
+        """DynamoDB capacity a call consumed; flushed with the call's other metrics (what the table bills)."""
+        if self._emit_metrics:
+            self._metrics.add_metric(name="DynamoDbCapacityUnits", unit=MetricUnit.Count, value=units)
+
     def finished(self, tool: str, error_code: str | None, seconds: float) -> None:
         millis = round(seconds * 1000, 3)
         if self._emit_metrics:

@@ -95,10 +95,3 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
     )
     server.extensions[APPS_EXTENSION] = {"mimeTypes": [APP_MIME_TYPE]}
     return server
-
-
-def default_books() -> list[ToolBook]:
-    """The apps this server serves. Add an app by importing its book here."""
-    from widget_mcp.apps.demo import book as demo
-
-    return [demo]

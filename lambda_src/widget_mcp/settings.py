@@ -31,6 +31,11 @@ class Settings(BaseSettings):
     service_name: str = Field(default="widget-mcp", alias="POWERTOOLS_SERVICE_NAME")
     metrics_namespace: str = Field(default="WidgetMcp", alias="POWERTOOLS_METRICS_NAMESPACE")
     tracing: bool = False
+    # Chess: the engine's budget per reply (whichever runs out first), and how long games are kept.
+    chess_engine_max_nodes: int = Field(default=20_000, ge=100, le=1_000_000)
+    chess_engine_max_seconds: float = Field(default=0.5, gt=0, le=10)
+    chess_finished_ttl_days: int = Field(default=30, ge=1, le=3650)
+    chess_idle_ttl_days: int = Field(default=90, ge=1, le=3650)
 
     @field_validator("log_level", mode="before")
     @classmethod

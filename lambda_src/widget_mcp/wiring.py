@@ -7,9 +7,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from widget_mcp.observability import Observability, ToolTelemetry
-from widget_mcp.server import build_runtime, build_server, default_books
+from widget_mcp.server import build_runtime, build_server
 from widget_mcp.settings import Settings
+from widget_mcp.storage.documents import DocumentStore
 from widget_mcp.toolkit.runtime import ToolRuntime
+from widget_mcp.toolkit.tools import ToolBook
 from widget_mcp.transport.endpoint import McpEndpoint
 from widget_mcp.transport.guards import HostAllowlist
 
@@ -25,19 +27,40 @@ class Core:
     observability: Observability
     runtime: ToolRuntime
     endpoint: McpEndpoint
+    store: DocumentStore
 
 
-def build_core(settings: Settings, *, concurrent: bool = False) -> Core:
-    """`concurrent` is true for servers that handle requests in parallel (uvicorn), false for Lambda."""
+def build_books(settings: Settings, store: DocumentStore) -> list[ToolBook]:
+    """The apps this server serves. Add an app by building its book here."""
+    from widget_mcp.apps.chess import ChessService, EngineBudget, GameRepository, RetentionPolicy
+    from widget_mcp.apps.chess import build_book as chess_book
+    from widget_mcp.apps.demo import book as demo
+
+    games = GameRepository(store, RetentionPolicy(settings.chess_finished_ttl_days, settings.chess_idle_ttl_days))
+    budget = EngineBudget(settings.chess_engine_max_nodes, settings.chess_engine_max_seconds)
+    return [demo, chess_book(ChessService(games, budget))]
+
+
+def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentStore | None = None) -> Core:
+    """`concurrent` is true for servers that handle requests in parallel (uvicorn), false for Lambda.
+
+    Without `store`, state lives in the DynamoDB table TABLE_NAME, reached through boto3's standard
+    environment (AWS_ENDPOINT_URL_DYNAMODB points it at moto or DynamoDB Local).
+    """
     obs = Observability(settings)
-    runtime = build_runtime(settings, default_books(), observer=ToolTelemetry(obs), sync_in_thread=concurrent)
+    telemetry = ToolTelemetry(obs)
+    if store is None:
+        from widget_mcp.storage.dynamodb import DynamoDbDocumentStore, default_client
+
+        store = DynamoDbDocumentStore(default_client, settings.table_name, on_capacity=telemetry.capacity)
+    runtime = build_runtime(settings, build_books(settings, store), observer=telemetry, sync_in_thread=concurrent)
     endpoint = McpEndpoint(
         build_server(runtime),
         allowed_hosts=HostAllowlist(settings.allowed_hosts),
         max_body_bytes=settings.max_body_bytes,
         max_json_depth=settings.max_json_depth,
     )
-    return Core(settings, obs, runtime, endpoint)
+    return Core(settings, obs, runtime, endpoint, store)
 
 
 def build_app(core: Core, *, widget_dir: Path | None = None) -> FastAPI:

@@ -38,7 +38,7 @@ async def test_the_display_template_is_listed_and_readable_as_an_mcp_app(client:
     async with client:
         resources = (await client.list_resources()).resources
         read = await client.read_resource(uri)
-    assert [str(r.uri) for r in resources] == [uri]
+    assert [str(r.uri) for r in resources] == [uri, core.runtime.template_uri("chess-board")]
     [contents] = read.contents
     assert contents.mime_type == "text/html;profile=mcp-app"
     assert contents.meta == core.runtime.templates[uri].meta
@@ -104,5 +104,12 @@ async def test_the_modern_stateless_protocol_serves_the_same_tools(core: Core) -
     async with Client(build_server(core.runtime), mode="2026-07-28") as client:
         result = await client.call_tool("display_demo", {"message": "hi"})
         names = [t.name for t in (await client.list_tools()).tools]
-    assert names == ["display_demo"]
+    assert names == [
+        "display_demo",
+        "chess_new_game",
+        "chess_move",
+        "chess_show_game",
+        "chess_list_games",
+        "chess_resign",
+    ]
     assert result.structured_content == {"message": "hi", "length": 2, "words": 1}

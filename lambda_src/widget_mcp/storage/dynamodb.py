@@ -1,4 +1,7 @@
-"""DynamoDB adapter for the DocumentStore port: one GetItem per read, one conditional PutItem per write."""
+"""DynamoDB adapter for the DocumentStore port: one GetItem per read, one conditional PutItem per write.
+
+Every call asks for its consumed capacity and reports it to `on_capacity` (metrics, and tests that count calls).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
 from widget_mcp.storage.documents import AlreadyExists, Document, StoreError, StoreUnavailable, VersionConflict
@@ -16,6 +20,17 @@ if TYPE_CHECKING:
     from mypy_boto3_dynamodb.type_defs import AttributeValueTypeDef
 
 _CONFLICT = "ConditionalCheckFailedException"
+# A tool call should fail in seconds, not hang to the Lambda timeout; standard mode retries throttling.
+CLIENT_CONFIG = Config(connect_timeout=2, read_timeout=3, retries={"mode": "standard", "max_attempts": 3})
+
+CapacityListener = Callable[[str, float], None]
+
+
+def default_client() -> DynamoDBClient:
+    """A client from the standard environment (region, credentials, AWS_ENDPOINT_URL_DYNAMODB)."""
+    import boto3
+
+    return boto3.client("dynamodb", config=CLIENT_CONFIG)
 
 
 def _pk(owner: str) -> str:
@@ -51,9 +66,31 @@ def _from_item(kind: str, item: dict[str, Any]) -> Document:
 
 
 class DynamoDbDocumentStore:
-    def __init__(self, client: DynamoDBClient, table_name: str) -> None:
-        self._client = client
+    """`client` may be a factory: the client (and boto3's import) is then made on first use, not at cold start."""
+
+    def __init__(
+        self,
+        client: DynamoDBClient | Callable[[], DynamoDBClient],
+        table_name: str,
+        *,
+        on_capacity: CapacityListener | None = None,
+    ) -> None:
+        self._factory = client if callable(client) else None
+        self._made: DynamoDBClient | None = None if callable(client) else client
         self._table = table_name
+        self._on_capacity = on_capacity
+
+    @property
+    def _client(self) -> DynamoDBClient:
+        if self._made is None:
+            assert self._factory is not None
+            self._made = self._factory()
+        return self._made
+
+    def _consumed(self, operation: str, response: Any) -> None:
+        units = (response.get("ConsumedCapacity") or {}).get("CapacityUnits")
+        if self._on_capacity is not None and units is not None:
+            self._on_capacity(operation, float(units))
 
     def get(self, owner: str, kind: str, doc_id: str) -> Document | None:
         try:
@@ -61,9 +98,11 @@ class DynamoDbDocumentStore:
                 TableName=self._table,
                 Key={PARTITION_KEY: {"S": _pk(owner)}, SORT_KEY: {"S": _sk(kind, doc_id)}},
                 ConsistentRead=True,
+                ReturnConsumedCapacity="TOTAL",
             )
         except (ClientError, BotoCoreError) as exc:
             raise _unavailable(f"reading {kind}", exc) from exc
+        self._consumed("GetItem", response)
         item = response.get("Item")
         return None if item is None else _from_item(kind, item)
 
@@ -97,13 +136,17 @@ class DynamoDbDocumentStore:
         self, owner: str, doc: Document, on_conflict: Callable[[ClientError], StoreError], **condition: Any
     ) -> None:
         try:
-            self._client.put_item(TableName=self._table, Item=_to_item(owner, doc), **condition)
+            response = self._client.put_item(
+                TableName=self._table, Item=_to_item(owner, doc), ReturnConsumedCapacity="TOTAL", **condition
+            )
         except ClientError as exc:
+            self._consumed("PutItem", exc.response)
             if _code(exc) == _CONFLICT:
                 raise on_conflict(exc) from exc
             raise _unavailable(f"saving {doc.kind}", exc) from exc
         except BotoCoreError as exc:
             raise _unavailable(f"saving {doc.kind}", exc) from exc
+        self._consumed("PutItem", response)
 
     def newest(self, owner: str, kind: str, limit: int) -> list[Document]:
         try:
@@ -114,9 +157,11 @@ class DynamoDbDocumentStore:
                 ExpressionAttributeValues={":pk": {"S": _pk(owner)}, ":prefix": {"S": f"{kind.upper()}#"}},
                 ScanIndexForward=False,
                 Limit=limit,
+                ReturnConsumedCapacity="TOTAL",
             )
         except (ClientError, BotoCoreError) as exc:
             raise _unavailable(f"listing {kind}", exc) from exc
+        self._consumed("Query", response)
         return [_from_item(kind, item) for item in response.get("Items", [])]
 
 

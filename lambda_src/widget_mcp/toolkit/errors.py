@@ -18,18 +18,27 @@ class ToolError(ValueError):
     """A failure the caller should see: becomes an `isError` result with `structuredContent.error`.
 
     `code` is a stable snake_case identifier (e.g. `game_not_found`); `message` is a sentence for people;
-    `details` lands beside them in `structuredContent` (e.g. the current state on a conflict).
+    `details` lands beside them in `structuredContent` (e.g. the current state on a conflict);
+    `meta` becomes the result's `_meta`, for what only a widget needs to recover.
     """
 
     code: str = "tool_error"
     retryable: bool = False
 
-    def __init__(self, message: str, *, code: str | None = None, details: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        details: dict[str, Any] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         if code is not None:
             self.code = code
         self.message = message
         self.details = details or {}
+        self.meta = meta or {}
 
 
 class InvalidArguments(ToolError):

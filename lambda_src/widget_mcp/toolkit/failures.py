@@ -7,7 +7,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from widget_mcp.toolkit.errors import ToolError
+from widget_mcp.storage.documents import StoreUnavailable
+from widget_mcp.toolkit.errors import ServiceUnavailable, ToolError
 from widget_mcp.toolkit.results import error_wire
 
 logger = logging.getLogger(__name__)
@@ -25,8 +26,11 @@ def _field_messages(exc: ValidationError) -> dict[str, str]:
 
 def error_result(exc: BaseException, tool: str) -> tuple[dict[str, Any], str]:
     """Return (wire result, error code). Unknown exceptions are logged and masked: no internals leave."""
+    if isinstance(exc, StoreUnavailable):
+        logger.warning("tool %s: %s", tool, exc)
+        exc = ServiceUnavailable(f"{tool} could not reach its storage; nothing was changed. Try again shortly.")
     if isinstance(exc, ToolError):
-        return error_wire(exc.code, exc.message, exc.details, retryable=exc.retryable), exc.code
+        return error_wire(exc.code, exc.message, exc.details, retryable=exc.retryable, meta=exc.meta), exc.code
     if isinstance(exc, ValidationError):
         fields = _field_messages(exc)
         summary = "; ".join(f"{k}: {v}" for k, v in fields.items())

@@ -55,11 +55,23 @@ class ToolResult:
 
 
 def error_wire(
-    code: str, message: str, details: dict[str, Any] | None = None, *, retryable: bool = False
+    code: str,
+    message: str,
+    details: dict[str, Any] | None = None,
+    *,
+    retryable: bool = False,
+    meta: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     structured: dict[str, Any] = dict(details or {})
     error: dict[str, Any] = {"code": code, "message": message}
     if retryable:
         error["retryable"] = True
     structured["error"] = error
-    return {"content": [{"type": "text", "text": message}], "structuredContent": structured, "isError": True}
+    wire: dict[str, Any] = {
+        "content": [{"type": "text", "text": message}],
+        "structuredContent": structured,
+        "isError": True,
+    }
+    if meta:
+        wire["_meta"] = meta
+    return wire

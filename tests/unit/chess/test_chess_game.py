@@ -154,3 +154,17 @@ def test_a_draw_is_exported_as_a_half_point_each() -> None:
     game = Game("g", fen="7k/4Q3/6K1/8/8/8/8/8 w - - 0 1")
     game.play("Qf7")
     assert '[Result "1/2-1/2"]' in game.pgn()
+
+
+def test_a_game_at_an_earlier_ply_replays_only_the_moves_played_by_then_and_drops_a_resignation() -> None:
+    game = Game("g1", opponent="engine", player_color="black", fen="4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+    for move in ("e4", "Kd7", "e5"):
+        game.play(move)
+    game.resign("black")
+
+    earlier = game.at_ply(2)
+
+    assert (earlier.ply, earlier.move_history_san, earlier.status) == (2, ["e4", "Kd7"], "active")
+    assert (earlier.opponent, earlier.player_color, earlier.start_fen) == ("engine", "black", game.start_fen)
+    with pytest.raises(ValueError, match="between 0 and 3"):
+        game.at_ply(4)

@@ -104,6 +104,15 @@ class Game:
         self._resigned_by = color
         self._state = None
 
+    def at_ply(self, ply: int) -> Game:
+        """A new game holding only this game's first `ply` half-moves (no resignation): the game as it stood then."""
+        if not 0 <= ply <= self.ply:
+            raise ValueError(f"ply must be between 0 and {self.ply}, not {ply}.")
+        earlier = Game(self._game_id, opponent=self._opponent, player_color=self._player_color, fen=self._start_fen)
+        for record in self._records[:ply]:
+            earlier.play(record.uci)
+        return earlier
+
     # State
 
     @property

@@ -1,0 +1,126 @@
+"""Games on the document store: one document per game, the compact record plus what listing and retries need.
+
+The body is `{"game": GameRecord, "summary": {...}, "analysis": {...} | null}`. The summary repeats a few
+derived fields so a listing needs no replay; the record stays the source of truth.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from widget_mcp.apps.chess.domain import Game, decode, encode
+from widget_mcp.storage.documents import Document, DocumentStore, time_ordered_id
+
+KIND = "game"
+DAY = 86_400
+
+
+@dataclass(frozen=True)
+class RetentionPolicy:
+    """Finished games expire some days after their end; unfinished ones some days after their last move."""
+
+    finished_days: int = 30
+    idle_days: int = 90
+
+    def expires_at(self, game: Game, now: int) -> int:
+        return now + DAY * (self.finished_days if game.is_over else self.idle_days)
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    game: Game
+    version: int
+    analysis: dict[str, Any] | None
+    document: Document
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    game_id: str
+    status: str
+    winner: str | None
+    turn: str
+    ply: int
+    opponent: str
+    player_color: str
+    fen: str
+    created_at: int
+    updated_at: int
+
+
+def _summary(game: Game) -> dict[str, Any]:
+    return {"status": game.status, "winner": game.winner, "turn": game.turn, "ply": game.ply, "fen": game.fen}
+
+
+def _body(game: Game, analysis: dict[str, Any] | None) -> dict[str, Any]:
+    return {"game": dict(encode(game)), "summary": _summary(game), "analysis": analysis}
+
+
+class GameRepository:
+    """Loads and saves games for one owner at a time; every save is conditional on the version read."""
+
+    def __init__(
+        self,
+        store: DocumentStore,
+        retention: RetentionPolicy | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._store = store
+        self._retention = retention or RetentionPolicy()
+        self._clock = clock
+
+    def new_id(self) -> str:
+        return time_ordered_id(int(self._clock() * 1000))
+
+    def load(self, owner: str, game_id: str) -> StoredGame | None:
+        doc = self._store.get(owner, KIND, game_id)
+        return None if doc is None else self.from_document(doc)
+
+    @staticmethod
+    def from_document(doc: Document) -> StoredGame:
+        analysis = doc.body.get("analysis")
+        return StoredGame(decode(doc.body["game"]), doc.version, analysis if isinstance(analysis, dict) else None, doc)
+
+    def create(self, owner: str, game: Game, analysis: dict[str, Any] | None) -> StoredGame:
+        now = int(self._clock())
+        doc = Document(
+            kind=KIND,
+            doc_id=game.game_id,
+            body=_body(game, analysis),
+            version=1,
+            created_at=now,
+            updated_at=now,
+            expires_at=self._retention.expires_at(game, now),
+        )
+        self._store.create(owner, doc)
+        return StoredGame(game, doc.version, analysis, doc)
+
+    def save(self, owner: str, stored: StoredGame, game: Game, analysis: dict[str, Any] | None) -> StoredGame:
+        """Replace the game read as `stored`; raises VersionConflict (with the current document) if it changed."""
+        now = int(self._clock())
+        doc = stored.document.next(_body(game, analysis), now=now, expires_at=self._retention.expires_at(game, now))
+        self._store.replace(owner, doc, expected_version=stored.version)
+        return StoredGame(game, doc.version, analysis, doc)
+
+    def newest(self, owner: str, limit: int) -> list[GameSummary]:
+        summaries = []
+        for doc in self._store.newest(owner, KIND, limit):
+            record, summary = doc.body["game"], doc.body["summary"]
+            summaries.append(
+                GameSummary(
+                    game_id=doc.doc_id,
+                    status=summary["status"],
+                    winner=summary["winner"],
+                    turn=summary["turn"],
+                    ply=summary["ply"],
+                    opponent=record["opponent"],
+                    player_color=record["color"],
+                    fen=summary["fen"],
+                    created_at=doc.created_at,
+                    updated_at=doc.updated_at,
+                )
+            )
+        return summaries
