@@ -47,6 +47,8 @@ def _handle(event: dict[str, Any], context: Any) -> dict[str, Any]:
         return {"statusCode": 400, "headers": {"content-type": "application/json"}, "body": '{"error":"bad_request"}'}
     _logger.set_correlation_id(request.request_id)
     if request.path.rstrip("/") != "/mcp":
+        # Mangum runs on the thread's current loop; make that ours, so it never creates (and leaks) another.
+        asyncio.set_event_loop(_loop)
         response: dict[str, Any] = _asgi_handler()(event, context)
         return response
     reply = _loop.run_until_complete(

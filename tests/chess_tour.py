@@ -1,0 +1,45 @@
+"""What a user does with the chess tools, end to end, through whatever connection the client was given."""
+
+from __future__ import annotations
+
+from mcp import Client
+from mcp_types import TextContent
+
+FOUR_MOVE_MATE = ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]
+
+
+async def play_the_tour(client: Client, subject: str) -> None:
+    """Start a game and mate in four, play the engine, list both games, resign the engine game."""
+    me = {"openai/subject": subject}
+    started = await client.call_tool("chess_new_game", {}, meta=me)
+    assert started.structured_content is not None, started.content
+    mate_id = started.structured_content["gameId"]
+    for ply, san in enumerate(FOUR_MOVE_MATE):
+        result = await client.call_tool("chess_move", {"gameId": mate_id, "move": san, "expectedPly": ply}, meta=me)
+        assert not result.is_error, result.content
+    assert result.structured_content is not None
+    assert (result.structured_content["status"], result.structured_content["winner"]) == ("checkmate", "white")
+    assert result.content == [TextContent(type="text", text="White played Qxf7#. Checkmate: white wins.")]
+
+    engine = await client.call_tool("chess_new_game", {"opponent": "engine"}, meta=me)
+    assert engine.structured_content is not None
+    engine_id = engine.structured_content["gameId"]
+    replied = await client.call_tool("chess_move", {"gameId": engine_id, "from": "d2", "to": "d4"}, meta=me)
+    assert replied.structured_content is not None
+    assert replied.structured_content["ply"] == 2
+    assert replied.meta is not None
+    assert replied.meta["analysis"]["nodes"] > 0
+    assert replied.meta["openai/widgetSessionId"] == engine_id
+
+    listed = await client.call_tool("chess_list_games", {}, meta=me)
+    assert listed.structured_content is not None
+    assert [(g["gameId"], g["status"]) for g in listed.structured_content["games"]] == [
+        (engine_id, "active"),
+        (mate_id, "checkmate"),
+    ]
+    resigned = await client.call_tool("chess_resign", {"gameId": engine_id}, meta=me)
+    assert resigned.structured_content is not None
+    assert (resigned.structured_content["status"], resigned.structured_content["winner"]) == ("resigned", "black")
+    stranger = await client.call_tool("chess_show_game", {"gameId": engine_id}, meta={"openai/subject": "someone"})
+    assert stranger.structured_content is not None
+    assert stranger.structured_content["error"]["code"] == "game_not_found"
