@@ -17,6 +17,10 @@ help:
 	@echo "make dev     serve locally on 127.0.0.1:\$${PORT:-8000} (MCP at /mcp), AWS embedded via moto"
 	@echo "make test    install what is missing, then lint, type-check and run every test layer"
 	@echo "make bench   benchmarks: ours against the official SDK baseline, printed as ratios"
+	@echo "make synth   synthesize the CDK app into cdk.out/ (CDK_ARGS='-c stage=prod' etc.)"
+	@echo "make deploy  cdk deploy the stack (needs AWS credentials and a bootstrapped account)"
+	@echo "make asset   build the Lambda code asset (arm64, Python 3.13) and print its size"
+	@echo "make check-app URL=https://…/mcp   the ChatGPT/MCP Apps readiness check against an endpoint"
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -31,8 +35,8 @@ dev: $(VENV)/.synced
 	$(PY) -m widget_mcp.local
 
 lint: $(VENV)/.synced
-	$(VENV)/bin/ruff check lambda_src tests bench
-	$(VENV)/bin/ruff format --check lambda_src tests bench
+	$(VENV)/bin/ruff check lambda_src tests bench infra
+	$(VENV)/bin/ruff format --check lambda_src tests bench infra
 
 typecheck: $(VENV)/.synced
 	$(VENV)/bin/mypy
@@ -45,3 +49,28 @@ bench: $(VENV)/.synced
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .pytest_cache .mypy_cache .ruff_cache
+
+# --- infrastructure (infra/README.md) ---
+.PHONY: synth deploy asset check-app
+CDK := infra/node_modules/.bin/cdk
+# The CLI runs `python -m infra.app` (cdk.json): put the project's interpreter first on PATH.
+CDK_ENV := PATH="$(CURDIR)/$(VENV)/bin:$$PATH" CDK_DISABLE_CLI_TELEMETRY=true
+
+$(CDK): infra/package.json infra/package-lock.json
+	npm ci --prefix infra --no-audit --no-fund --loglevel=error
+	@touch $@
+
+asset: $(VENV)/.synced
+	$(PY) -m infra.asset_build
+
+synth: $(VENV)/.synced $(CDK)
+	$(CDK_ENV) $(CDK) synth --quiet --no-notices $(CDK_ARGS)
+
+# Synth only warns without built bundles; deploying without them would ship templates naming missing files.
+deploy: $(VENV)/.synced $(CDK)
+	@test -f widget_bundles/dist/manifest.json || { echo "build widget_bundles/ first (dist/manifest.json)" >&2; exit 2; }
+	$(CDK_ENV) $(CDK) deploy --no-notices $(CDK_ARGS)
+
+check-app: $(VENV)/.synced
+	@test -n "$(URL)" || { echo "usage: make check-app URL=https://<api>/mcp" >&2; exit 2; }
+	$(PY) -m widget_mcp.readiness "$(URL)" $(CHECK_ARGS)

@@ -1,0 +1,240 @@
+"""Builds the Lambda code asset without Docker: the locked runtime dependencies for the target platform, plus
+`lambda_src/widget_mcp`. Results are cached under `build/lambda/` by a key over everything that goes in.
+
+`python -m infra.asset_build [--arch arm64|x86_64] [--python 3.13]` prints the asset directory and its size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LAMBDA_SRC = ROOT / "lambda_src"
+PACKAGE = "widget_mcp"
+CACHE = ROOT / "build" / "lambda"
+UV = ROOT / ".tools" / "bin" / "uv"
+TOOLS_PYTHON = ROOT / ".tools" / "bin" / "python"
+WIDGET_MANIFEST = ROOT / "widget_bundles" / "dist" / "manifest.json"
+# Where the packaged manifest lands inside the asset (and so under /var/task).
+MANIFEST_NAME = "widget_manifest.json"
+# Bump when the build recipe changes, so cached outputs are not reused.
+RECIPE = "3"
+# The Lambda runtime ships these; leaving them out saves ~25 MB.
+RUNTIME_PROVIDED = ("boto3", "botocore", "s3transfer")
+# Published as source only (chess 1.11.x): built into a wheel first, else --only-binary silently picks 1.10.
+SDIST_ONLY = ("chess",)
+# Local mode (moto, uvicorn, the playground) and the readiness check (an MCP client) never run in Lambda.
+EXCLUDED_SOURCES = (f"{PACKAGE}/local", f"{PACKAGE}/readiness")
+_MACHINES = {"arm64": "aarch64", "x86_64": "x86_64"}
+
+
+@dataclass(frozen=True)
+class Target:
+    """A Lambda architecture and CPython version, e.g. Target("arm64", "3.13")."""
+
+    arch: str = "arm64"
+    python: str = "3.13"
+
+    def __post_init__(self) -> None:
+        if self.arch not in _MACHINES:
+            raise ValueError(f"unknown architecture {self.arch!r}; expected one of {sorted(_MACHINES)}")
+
+    @property
+    def machine(self) -> str:
+        return _MACHINES[self.arch]
+
+    @property
+    def uv_platform(self) -> str:
+        return f"{self.machine}-manylinux2014"
+
+    @property
+    def label(self) -> str:
+        return f"{self.arch}-py{self.python.replace('.', '')}"
+
+    @classmethod
+    def host(cls, python: str) -> Target:
+        """The variant this machine can import: its own architecture, the given Python."""
+        machine = platform.machine()
+        arch = {v: k for k, v in _MACHINES.items()}.get(machine, machine)
+        return cls(arch=arch, python=python)
+
+
+def _run(args: list[str | Path], cwd: Path = ROOT) -> str:
+    # Fixed programs (uv, pip) with arguments built here, never from user input.
+    done = subprocess.run([str(a) for a in args], check=False, capture_output=True, text=True, cwd=cwd)  # noqa: S603
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(map(str, args))} failed:\n{done.stderr or done.stdout}")
+    return str(done.stdout)
+
+
+def locked_requirements(*, runtime_provided: bool = False) -> str:
+    """Runtime dependencies pinned and hashed from uv.lock (no dev, no infra group), without those Lambda
+    provides; or, with `runtime_provided`, only those."""
+    args: list[str | Path] = [UV, "export", "--frozen", "--no-dev", "--no-group", "infra", "--no-emit-project"]
+    text = _run([*args, "--format", "requirements.txt", "--no-header", "--no-annotate"])
+    return "".join(b for b in _blocks(text) if (_block_name(b) in RUNTIME_PROVIDED) == runtime_provided)
+
+
+def _blocks(requirements: str) -> list[str]:
+    """Split an exported requirements file into one block per requirement (its line plus its hash lines)."""
+    blocks: list[str] = []
+    for line in requirements.splitlines(keepends=True):
+        if line.startswith((" ", "\t")) and blocks:
+            blocks[-1] += line
+        elif line.strip() and not line.startswith("#"):
+            blocks.append(line)
+    return blocks
+
+
+def _block_name(block: str) -> str:
+    match = re.match(r"[A-Za-z0-9_.-]+", block)
+    return match.group(0).lower().replace("_", "-") if match else ""
+
+
+def _digest(*parts: bytes) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(len(part).to_bytes(8, "big"))
+        h.update(part)
+    return h.hexdigest()[:16]
+
+
+def _source_files() -> list[Path]:
+    files = []
+    for path in sorted((LAMBDA_SRC / PACKAGE).rglob("*")):
+        rel = path.relative_to(LAMBDA_SRC).as_posix()
+        if path.is_file() and "__pycache__" not in rel and not rel.startswith(EXCLUDED_SOURCES):
+            files.append(path)
+    return files
+
+
+def _pip_install(target: Target, dest: Path, requirements: Path, *, hashes: bool, find_links: Path | None) -> None:
+    args: list[str | Path] = [UV, "pip", "install", "--quiet", "--no-deps", "--target", dest]
+    args += ["--python-platform", target.uv_platform, "--python-version", target.python, "--only-binary", ":all:"]
+    if hashes:
+        args.append("--require-hashes")
+    if find_links is not None:
+        args += ["--find-links", find_links]
+    _run([*args, "-r", requirements])
+
+
+def _build_sdist_wheels(blocks: list[str], work: Path) -> Path:
+    """Build pure-Python wheels for source-only packages, from the locked (hash-checked) sdists."""
+    wheels = work / "wheels"
+    wheels.mkdir()
+    reqs = work / "sdist-only.txt"
+    reqs.write_text("".join(blocks))
+    pip = [TOOLS_PYTHON, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps"]
+    _run([*pip, "--require-hashes", "-r", reqs, "-w", wheels])
+    return wheels
+
+
+def _install_locked(target: Target, dest: Path, requirements: str, work: Path) -> None:
+    blocks = _blocks(requirements)
+    sdist_only = [b for b in blocks if _block_name(b) in SDIST_ONLY]
+    binary = work / "binary.txt"
+    binary.write_text("".join(b for b in blocks if b not in sdist_only))
+    _pip_install(target, dest, binary, hashes=True, find_links=None)
+    if sdist_only:
+        wheels = _build_sdist_wheels(sdist_only, work)
+        pinned = work / "built.txt"  # the versions stay pinned by the lock; the hashes were checked on the sdists
+        pinned.write_text("".join(b.split("\\")[0].split(";")[0].strip() + "\n" for b in sdist_only))
+        _pip_install(target, dest, pinned, hashes=False, find_links=wheels)
+    for junk in ("bin", "share"):
+        shutil.rmtree(dest / junk, ignore_errors=True)
+    for cache in list(dest.rglob("__pycache__")):
+        shutil.rmtree(cache)
+
+
+def _cached(name: str, build: Callable[[Path, Path], None]) -> Path:
+    """Return CACHE/name, building it atomically (temp dir + rename) when missing."""
+    out = CACHE / name
+    if (out / ".complete").is_file():
+        return out
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=CACHE, prefix=f".{name}-") as tmp:
+        staging = Path(tmp) / "out"
+        staging.mkdir()
+        build(staging, Path(tmp))
+        (staging / ".complete").write_text("")
+        shutil.rmtree(out, ignore_errors=True)
+        os.replace(staging, out)
+    family = name.rsplit("-", 1)[0]
+    for stale in CACHE.glob(f"{family}-*"):  # keep one build per kind and target, not one per edit
+        if stale != out and stale.name.rsplit("-", 1)[0] == family:
+            shutil.rmtree(stale, ignore_errors=True)
+    return out
+
+
+def dependencies(target: Target) -> Path:
+    """The target's site-packages (locked runtime deps minus what Lambda provides), cached by content."""
+    requirements = locked_requirements()
+    key = _digest(RECIPE.encode(), target.label.encode(), requirements.encode())
+    return _cached(f"deps-{target.label}-{key}", lambda out, work: _install_locked(target, out, requirements, work))
+
+
+def runtime_provided(target: Target) -> Path:
+    """boto3/botocore/s3transfer at their locked versions: a stand-in for what the Lambda runtime provides."""
+    requirements = locked_requirements(runtime_provided=True)
+    key = _digest(RECIPE.encode(), target.label.encode(), requirements.encode())
+    return _cached(f"runtime-{target.label}-{key}", lambda out, work: _install_locked(target, out, requirements, work))
+
+
+def built_manifest() -> Path | None:
+    """widget_bundles/dist/manifest.json if the bundles are built."""
+    return WIDGET_MANIFEST if WIDGET_MANIFEST.is_file() else None
+
+
+def asset_key(target: Target, manifest: Path | None) -> str:
+    """A content key over the dependency set, the sources and the packaged manifest: the CDK asset hash."""
+    parts = [RECIPE.encode(), target.label.encode(), locked_requirements().encode()]
+    parts.append(manifest.read_bytes() if manifest else b"")
+    for path in _source_files():
+        parts += [path.relative_to(LAMBDA_SRC).as_posix().encode(), path.read_bytes()]
+    return _digest(*parts)
+
+
+def assemble(target: Target, out: Path, manifest: Path | None) -> None:
+    """Write the asset into `out`: dependencies at the root, the package beside them, and the manifest if built."""
+    shutil.copytree(dependencies(target), out, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".complete"))
+    for path in _source_files():
+        dest = out / path.relative_to(LAMBDA_SRC)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, dest)
+    if manifest is not None:
+        shutil.copyfile(manifest, out / MANIFEST_NAME)
+
+
+def asset(target: Target, manifest: Path | None) -> Path:
+    """The assembled asset directory for `target` (with the bundle manifest, if any), cached by `asset_key`."""
+    key = asset_key(target, manifest)
+    return _cached(f"asset-{target.label}-{key}", lambda out, work: assemble(target, out, manifest))
+
+
+def size_bytes(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--arch", default="arm64", choices=sorted(_MACHINES))
+    parser.add_argument("--python", default="3.13")
+    args = parser.parse_args(argv)
+    path = asset(Target(args.arch, args.python), built_manifest())
+    print(f"{path}  {size_bytes(path) / 1e6:.1f} MB unzipped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

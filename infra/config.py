@@ -1,0 +1,101 @@
+"""Deployment choices, read from CDK context (`cdk deploy -c stage=prod -c apiDomainName=…`), validated once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import aws_cdk as cdk
+from aws_cdk import aws_logs as logs
+from constructs import Node
+
+# Days → CloudWatch Logs retention; the API accepts only these values.
+RETENTION = {
+    7: logs.RetentionDays.ONE_WEEK,
+    14: logs.RetentionDays.TWO_WEEKS,
+    30: logs.RetentionDays.ONE_MONTH,
+    90: logs.RetentionDays.THREE_MONTHS,
+    180: logs.RetentionDays.SIX_MONTHS,
+    365: logs.RetentionDays.ONE_YEAR,
+}
+
+
+class ConfigError(ValueError):
+    """A context value is missing, malformed or inconsistent; the message names the key."""
+
+
+@dataclass(frozen=True)
+class CustomDomain:
+    """A domain name and the ACM certificate that covers it."""
+
+    name: str
+    certificate_arn: str
+
+
+@dataclass(frozen=True)
+class StackConfig:
+    stage: str = "dev"
+    retain_data: bool = False
+    deletion_protection: bool = False
+    api_domain: CustomDomain | None = None
+    widget_cdn_domain: CustomDomain | None = None
+    # `openai/widgetDomain` for ChatGPT submission; defaults to the custom widget domain's origin.
+    widget_domain: str | None = None
+    log_retention_days: int = 30
+    # SnapStart for Python bills the cached snapshot per GB-second while the version exists (the main cost at rest).
+    snap_start: bool = True
+
+    @property
+    def removal_policy(self) -> cdk.RemovalPolicy:
+        return cdk.RemovalPolicy.RETAIN if self.retain_data else cdk.RemovalPolicy.DESTROY
+
+    @property
+    def log_retention(self) -> logs.RetentionDays:
+        return RETENTION[self.log_retention_days]
+
+    @classmethod
+    def from_context(cls, node: Node) -> StackConfig:
+        def get(key: str) -> Any:
+            return node.try_get_context(key)
+
+        stage = str(get("stage") or "dev")
+        prod = stage == "prod"
+        removal = get("removalPolicy")
+        if removal not in (None, "retain", "destroy"):
+            raise ConfigError(f"removalPolicy must be 'retain' or 'destroy', got {removal!r}")
+        widget_cdn = _domain(get, "widget")
+        widget_domain = get("widgetDomain") or (f"https://{widget_cdn.name}" if widget_cdn else None)
+        days = int(get("logRetentionDays") or 30)
+        if days not in RETENTION:
+            raise ConfigError(f"logRetentionDays must be one of {sorted(RETENTION)}, got {days}")
+        return cls(
+            stage=stage,
+            retain_data=prod if removal is None else removal == "retain",
+            deletion_protection=_flag(get("deletionProtection"), default=prod, key="deletionProtection"),
+            api_domain=_domain(get, "api"),
+            widget_cdn_domain=widget_cdn,
+            widget_domain=widget_domain,
+            log_retention_days=days,
+            snap_start=_flag(get("snapStart"), default=True, key="snapStart"),
+        )
+
+
+def _flag(value: object, *, default: bool, key: str) -> bool:
+    if value is None:
+        return default
+    if isinstance(value, bool):
+        return value
+    if str(value).lower() in ("true", "false"):
+        return str(value).lower() == "true"
+    raise ConfigError(f"{key} must be true or false, got {value!r}")
+
+
+def _domain(get: Any, prefix: str) -> CustomDomain | None:
+    name, arn = get(f"{prefix}DomainName"), get(f"{prefix}CertificateArn")
+    if not name and not arn:
+        return None
+    if not (name and arn):
+        raise ConfigError(f"{prefix}DomainName and {prefix}CertificateArn go together; set both or neither")
+    if not str(arn).startswith("arn:aws") or ":acm:" not in str(arn):
+        raise ConfigError(f"{prefix}CertificateArn must be an ACM certificate ARN, got {arn!r}")
+    return CustomDomain(str(name), str(arn))

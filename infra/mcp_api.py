@@ -1,0 +1,214 @@
+"""The MCP API: the Lambda (SnapStart on a published alias) behind an API Gateway HTTP API."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import aws_cdk as cdk
+import jsii
+from aws_cdk import aws_apigateway as apigateway
+from aws_cdk import aws_apigatewayv2 as apigw
+from aws_cdk import aws_apigatewayv2_integrations as integrations
+from aws_cdk import aws_certificatemanager as acm
+from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from constructs import Construct
+
+from infra.asset_build import MANIFEST_NAME, Target
+from infra.config import CustomDomain
+from infra.lambda_code import lambda_code
+
+HANDLER = "widget_mcp.handler.handler"
+ARCH = Target(arch="arm64", python="3.13")
+# CPU scales with memory; 1024 MB (~0.6 vCPU) keeps engine replies and restore fast at half the 1 vCPU price.
+MEMORY_MB = 1024
+# Well under the HTTP API's 30 s integration cap: a stuck call fails in the function's own logs, not as a 503.
+TIMEOUT = cdk.Duration.seconds(10)
+LOG_LEVEL = "INFO"
+# Requests per second (steady, burst): a ceiling on what a runaway client can cost, far above one player's need.
+STAGE_THROTTLE = (50, 100)
+ROUTE_THROTTLE = {"POST /mcp": (50, 100), "GET /mcp": (5, 10), "DELETE /mcp": (5, 10), "GET /healthz": (5, 10)}
+# Read and write, item-level only: no scans, no table or index administration.
+TABLE_ACTIONS = [
+    "dynamodb:GetItem",
+    "dynamodb:BatchGetItem",
+    "dynamodb:Query",
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+    "dynamodb:BatchWriteItem",
+    "dynamodb:ConditionCheckItem",
+]
+ACCESS_LOG_FORMAT = json.dumps(
+    {
+        "requestId": "$context.requestId",
+        "ip": "$context.identity.sourceIp",
+        "requestTime": "$context.requestTime",
+        "routeKey": "$context.routeKey",
+        "status": "$context.status",
+        "protocol": "$context.protocol",
+        "responseLength": "$context.responseLength",
+        "latency": "$context.responseLatency",
+        "integrationLatency": "$context.integrationLatency",
+        "integrationError": "$context.integrationErrorMessage",
+    }
+)
+
+
+@jsii.implements(apigw.IAccessLogSettings)
+class _AccessLogs:
+    """Access logs as JSON lines in a log group (the L2 takes them only through this interface)."""
+
+    def __init__(self, log_group: logs.ILogGroup) -> None:
+        self._destination = apigw.LogGroupLogDestination(log_group)
+
+    @property
+    def destination(self) -> apigw.IAccessLogDestination:
+        return self._destination
+
+    @property
+    def format(self) -> apigateway.AccessLogFormat:
+        return apigateway.AccessLogFormat.custom(ACCESS_LOG_FORMAT)
+
+
+class McpApi(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        table: dynamodb.ITable,
+        widget_base_url: str,
+        widget_domain: str | None,
+        removal_policy: cdk.RemovalPolicy,
+        log_retention: logs.RetentionDays,
+        bundle_manifest: Path | None = None,
+        snap_start: bool = True,
+        domain: CustomDomain | None = None,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        stack = cdk.Stack.of(self)
+        retention = log_retention
+        self.api = apigw.HttpApi(self, "Api", description="widget-mcp MCP endpoint", create_default_stage=False)
+        hosts = [f"{self.api.api_id}.execute-api.{stack.region}.{stack.url_suffix}"]
+        if domain:
+            hosts.append(domain.name)
+
+        fn_logs = logs.LogGroup(self, "FunctionLogs", retention=retention, removal_policy=removal_policy)
+        role = iam.Role(
+            self,
+            "Role",
+            assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
+            description="widget-mcp function: its own log group and the state table's items, nothing else",
+        )
+        role.add_to_policy(
+            iam.PolicyStatement(
+                actions=["logs:CreateLogStream", "logs:PutLogEvents"], resources=[fn_logs.log_group_arn]
+            )
+        )
+        role.add_to_policy(iam.PolicyStatement(actions=TABLE_ACTIONS, resources=[table.table_arn]))
+
+        env = {
+            "TABLE_NAME": table.table_name,
+            "WIDGET_BASE_URL": widget_base_url,
+            "ALLOWED_HOSTS": ",".join(hosts),
+            "LOG_LEVEL": LOG_LEVEL,
+            "POWERTOOLS_SERVICE_NAME": "widget-mcp",
+            "POWERTOOLS_METRICS_NAMESPACE": "WidgetMcp",
+        }
+        if bundle_manifest is not None:
+            env["WIDGET_MANIFEST"] = f"/var/task/{MANIFEST_NAME}"  # packaged beside the code by the asset build
+        if widget_domain:
+            env["WIDGET_DOMAIN"] = widget_domain
+        self.function = lambda_.Function(
+            self,
+            "Function",
+            description="widget-mcp MCP endpoint",
+            runtime=lambda_.Runtime.PYTHON_3_13,
+            architecture=lambda_.Architecture.ARM_64,
+            handler=HANDLER,
+            code=lambda_code(ARCH, bundle_manifest),
+            memory_size=MEMORY_MB,
+            timeout=TIMEOUT,
+            role=role,
+            environment=env,
+            log_group=fn_logs,
+            logging_format=lambda_.LoggingFormat.JSON,
+            application_log_level_v2=lambda_.ApplicationLogLevel.INFO,
+            system_log_level_v2=lambda_.SystemLogLevel.WARN,
+            snap_start=lambda_.SnapStartConf.ON_PUBLISHED_VERSIONS if snap_start else None,
+            # Superseded versions are deleted, so no stale snapshot stays cached (and billed).
+            current_version_options=lambda_.VersionOptions(removal_policy=cdk.RemovalPolicy.DESTROY),
+        )
+        cdk.Validations.of(self.function).acknowledge(
+            cdk.Acknowledgment(
+                id="Annotation::@aws-cdk/aws-lambda:snapStartRequirePublish",
+                reason="A version is published (current_version) and the API invokes it through the 'live' alias.",
+            ),
+            cdk.Acknowledgment(
+                id="AwsSolutions-L1",
+                reason="Pinned to Python 3.13 on purpose: the asset's compiled wheels are built for cp313, and "
+                "moving runtimes is a tested change of its own.",
+            ),
+        )
+        self.alias = lambda_.Alias(self, "Live", alias_name="live", version=self.function.current_version)
+        self._routes(apigw_integration=integrations.HttpLambdaIntegration("Mcp", self.alias))
+        self._stage(retention, removal_policy, domain)
+        base = f"https://{domain.name}" if domain else self.api.api_endpoint
+        self.mcp_url = f"{base}/mcp"
+
+    def _routes(self, apigw_integration: apigw.HttpRouteIntegration) -> None:
+        self.routes: list[apigw.HttpRoute] = []
+        # GET/DELETE reach the function so clients get its 405 with Allow: POST, as the MCP contract says.
+        mcp = [apigw.HttpMethod.POST, apigw.HttpMethod.GET, apigw.HttpMethod.DELETE]
+        self.routes += self.api.add_routes(path="/mcp", methods=mcp, integration=apigw_integration)
+        self.routes += self.api.add_routes(
+            path="/healthz", methods=[apigw.HttpMethod.GET], integration=apigw_integration
+        )
+        # OAuth protected-resource metadata lives here once sign-in lands.
+        self.routes += self.api.add_routes(
+            path="/.well-known/{proxy+}", methods=[apigw.HttpMethod.GET], integration=apigw_integration
+        )
+        for route in self.routes:
+            cdk.Validations.of(route).acknowledge(
+                cdk.Acknowledgment(
+                    id="AwsSolutions-APIG4",
+                    reason="A public MCP endpoint by contract: ChatGPT registers it with auth 'none' until OAuth "
+                    "lands; the function checks Host and Origin, and the stage throttles every route.",
+                )
+            )
+
+    def _stage(self, retention: logs.RetentionDays, removal: cdk.RemovalPolicy, domain: CustomDomain | None) -> None:
+        access_logs = logs.LogGroup(self, "AccessLogs", retention=retention, removal_policy=removal)
+        mapping = None
+        if domain:
+            name = apigw.DomainName(
+                self,
+                "Domain",
+                domain_name=domain.name,
+                certificate=acm.Certificate.from_certificate_arn(self, "Certificate", domain.certificate_arn),
+                security_policy=apigw.SecurityPolicy.TLS_1_2,
+            )
+            mapping = apigw.DomainMappingOptions(domain_name=name)
+            cdk.CfnOutput(self, "ApiDomainTarget", value=name.regional_domain_name, description="CNAME/alias target")
+        rate, burst = STAGE_THROTTLE
+        stage = apigw.HttpStage(
+            self,
+            "Stage",
+            http_api=self.api,
+            stage_name="$default",
+            auto_deploy=True,
+            throttle=apigw.ThrottleSettings(rate_limit=rate, burst_limit=burst),
+            access_log_settings=_AccessLogs(access_logs),
+            domain_mapping=mapping,
+        )
+        cfn = stage.node.default_child
+        assert isinstance(cfn, apigw.CfnStage)
+        cfn.route_settings = {
+            key: {"ThrottlingRateLimit": r, "ThrottlingBurstLimit": b} for key, (r, b) in ROUTE_THROTTLE.items()
+        }
+        for route in self.routes:  # route settings name routes, which must exist first
+            stage.node.add_dependency(route)

@@ -1,0 +1,56 @@
+"""The stack: one construct per capability, wired together, and the outputs a deployer needs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import aws_cdk as cdk
+from constructs import Construct
+
+from infra.config import StackConfig
+from infra.mcp_api import McpApi
+from infra.state_table import StateTable
+from infra.widget_cdn import WidgetCdn
+
+BUNDLE_DIR = Path(__file__).resolve().parents[1] / "widget_bundles" / "dist"
+
+
+class WidgetMcpStack(cdk.Stack):
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        config: StackConfig,
+        bundle_dir: Path = BUNDLE_DIR,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(scope, construct_id, description="widget-mcp: widget-backed MCP tools", **kwargs)
+        state = StateTable(
+            self, "State", removal_policy=config.removal_policy, deletion_protection=config.deletion_protection
+        )
+        cdn = WidgetCdn(
+            self,
+            "WidgetCdn",
+            bundle_dir=bundle_dir,
+            removal_policy=config.removal_policy,
+            domain=config.widget_cdn_domain,
+        )
+        api = McpApi(
+            self,
+            "McpApi",
+            table=state.table,
+            widget_base_url=cdn.base_url,
+            widget_domain=config.widget_domain,
+            removal_policy=config.removal_policy,
+            log_retention=config.log_retention,
+            bundle_manifest=cdn.manifest,
+            snap_start=config.snap_start,
+            domain=config.api_domain,
+        )
+        cdk.CfnOutput(self, "McpUrl", value=api.mcp_url, description="paste into ChatGPT: Settings → Apps")
+        cdk.CfnOutput(self, "WidgetBaseUrl", value=cdn.base_url, description="origin and path of the bundles")
+        cdk.CfnOutput(self, "TableName", value=state.table.table_name, description="the apps' state table")
+        if config.widget_cdn_domain:
+            cdk.CfnOutput(self, "WidgetDomainTarget", value=cdn.distribution.distribution_domain_name)

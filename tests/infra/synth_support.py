@@ -1,0 +1,31 @@
+"""The session's synthesized app, as test modules see it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aws_cdk as cdk
+from aws_cdk.assertions import Template
+
+from infra.stack import WidgetMcpStack
+
+# Bundling is the asset build's job (tested in test_lambda_asset_build.py); template tests skip it.
+NO_BUNDLING: dict[str, Any] = {"aws:cdk:bundling-stacks": []}
+
+
+@dataclass(frozen=True)
+class Synthesized:
+    app: cdk.App
+    stack: WidgetMcpStack
+    template: Template
+    outdir: Path
+
+    @property
+    def template_path(self) -> Path:
+        return self.outdir / f"{self.stack.stack_name}.template.json"
+
+    def resources(self, kind: str) -> dict[str, Any]:
+        found: dict[str, Any] = self.template.find_resources(kind)
+        return found

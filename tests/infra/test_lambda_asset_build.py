@@ -1,0 +1,141 @@
+"""The Lambda asset, built without Docker from the lockfile: contents, platform, size, and that it really serves."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from infra.asset_build import MANIFEST_NAME, Target, asset, built_manifest, runtime_provided, size_bytes
+from infra.lambda_code import LocalAssetBundler
+
+HERE = Path(__file__).resolve().parent
+SAMPLE_EVENT = HERE.parent / "events" / "apigw-http-v2.json"
+LAMBDA = Target("arm64", "3.13")
+# The 30 MB goal is missed by cryptography (14 MB, pulled in by mcp → pyjwt for OAuth token checks); see infra/README.
+SIZE_BUDGET_MB = 40
+EM_AARCH64 = 183
+DEV_ONLY = ("pytest", "moto", "ruff", "mypy", "playwright", "aws_cdk", "cdk_nag", "cfnlint", "jsii", "boto3_stubs")
+RUNTIME_PROVIDED = ("boto3", "botocore", "s3transfer")
+
+
+def _python_313() -> str | None:
+    """Python 3.13 (Lambda's) if this machine has it: on PATH, or as a pyenv version."""
+    found = shutil.which("python3.13")
+    if found and subprocess.run([found, "-V"], capture_output=True, check=False).returncode == 0:
+        return found
+    pyenv = sorted(Path.home().glob(".pyenv/versions/3.13*/bin/python3.13"))
+    return str(pyenv[-1]) if pyenv else None
+
+
+@pytest.fixture(scope="module")
+def lambda_asset() -> Path:
+    return asset(LAMBDA, built_manifest())
+
+
+@pytest.fixture(scope="module")
+def probe_python() -> tuple[str, str]:
+    """The interpreter for the import test and its X.Y: 3.13 when present, else this one (and a matching build)."""
+    found = _python_313()
+    if found:
+        return found, "3.13"
+    return sys.executable, f"{sys.version_info.major}.{sys.version_info.minor}"
+
+
+@pytest.fixture(scope="module")
+def host_asset(probe_python: tuple[str, str]) -> tuple[Path, Path]:
+    """The same lockfile and recipe built for this machine's architecture, which it can import."""
+    target = Target.host(probe_python[1])
+    return asset(target, built_manifest()), runtime_provided(target)
+
+
+def _dists(root: Path) -> set[str]:
+    return {p.name.split("-")[0].lower() for p in root.glob("*.dist-info")}
+
+
+def _elf_machine(path: Path) -> int:
+    header = path.read_bytes()[:20]
+    assert header[:4] == b"\x7fELF", f"{path} is not an ELF file"
+    return int.from_bytes(header[18:20], "little")
+
+
+def test_the_asset_holds_the_handler_and_the_locked_runtime_dependencies(lambda_asset: Path) -> None:
+    assert (lambda_asset / "widget_mcp" / "handler.py").is_file()
+    dists = _dists(lambda_asset)
+    assert {"mcp", "fastapi", "mangum", "pydantic", "aws_lambda_powertools"} <= dists
+    assert "chess-1.11.2.dist-info" in {p.name for p in lambda_asset.glob("chess-*.dist-info")}, "not 1.10 from wheels"
+
+
+def test_the_asset_leaves_out_tests_dev_tools_local_mode_and_what_lambda_provides(lambda_asset: Path) -> None:
+    top = {p.name for p in lambda_asset.iterdir()}
+    assert not top & {*DEV_ONLY, *RUNTIME_PROVIDED, "tests"}
+    assert not (lambda_asset / "widget_mcp" / "local").exists()
+    assert not (lambda_asset / "widget_mcp" / "readiness").exists()
+    assert not list(lambda_asset.rglob("__pycache__"))
+
+
+def test_every_compiled_extension_is_built_for_arm64_linux_and_cpython_3_13(lambda_asset: Path) -> None:
+    extensions = list(lambda_asset.rglob("*.so"))
+    assert extensions, "pydantic-core at least is compiled"
+    for ext in extensions:
+        assert _elf_machine(ext) == EM_AARCH64, ext
+        assert "cpython-313-aarch64" in ext.name or ".abi3." in ext.name, ext
+
+
+def test_the_asset_fits_its_size_budget(lambda_asset: Path) -> None:
+    size_mb = size_bytes(lambda_asset) / 1e6
+    assert size_mb <= SIZE_BUDGET_MB, f"{size_mb:.1f} MB unzipped"
+
+
+def test_the_bundle_manifest_is_packaged_only_when_the_bundles_are_built(lambda_asset: Path) -> None:
+    assert (lambda_asset / MANIFEST_NAME).is_file() == (built_manifest() is not None)
+
+
+def test_cdk_local_bundling_copies_the_cached_build(tmp_path: Path, lambda_asset: Path) -> None:
+    assert LocalAssetBundler(LAMBDA, built_manifest()).try_bundle(str(tmp_path)) is True
+    assert (tmp_path / "widget_mcp" / "handler.py").read_bytes() == (
+        lambda_asset / "widget_mcp/handler.py"
+    ).read_bytes()
+    assert not (tmp_path / ".complete").exists()
+
+
+def test_the_host_variant_the_import_test_uses_has_the_same_distributions(
+    lambda_asset: Path, host_asset: tuple[Path, Path]
+) -> None:
+    assert _dists(host_asset[0]) == _dists(lambda_asset)
+
+
+def test_the_asset_alone_imports_the_handler_and_answers_initialize_and_tools_list(
+    host_asset: tuple[Path, Path], probe_python: tuple[str, str], record_property: Any
+) -> None:
+    code, runtime = host_asset
+    manifest = code / MANIFEST_NAME
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "TABLE_NAME": "widget-mcp-state",
+        "ALLOWED_HOSTS": "abc123.execute-api.eu-west-1.amazonaws.com",
+        "WIDGET_BASE_URL": "https://d111111abcdef8.cloudfront.net/widgets",
+        "POWERTOOLS_METRICS_DISABLED": "true",
+        "AWS_DEFAULT_REGION": "eu-west-1",
+        **({"WIDGET_MANIFEST": str(manifest)} if manifest.is_file() else {}),
+    }
+    # -I: no PYTHONPATH or user site; -S: no site-packages at all; -B: /var/task is read-only, so no bytecode.
+    argv = [probe_python[0], "-I", "-S", "-B", str(HERE / "asset_probe.py"), str(code), str(runtime), str(SAMPLE_EVENT)]
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    record_property("probe_python", f"{report['python']} {report['executable']} on {platform.machine()}")
+    assert report["python"].startswith(probe_python[1])
+    assert report["initialize"]["status"] == 200
+    assert report["initialize"]["body"]["result"]["serverInfo"]["name"] == "widget-mcp"
+    assert report["tools"]["status"] == 200
+    assert "display_demo" in {t["name"] for t in report["tools"]["body"]["result"]["tools"]}
+    assert report["health"]["status"] == 200
+    assert report["foreign_modules"] == []

@@ -1,0 +1,139 @@
+"""The MCP API: the function's runtime and least privilege, SnapStart through an alias, routes, throttling, logs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import aws_cdk as cdk
+from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk.assertions import Match, Template
+from synth_support import Synthesized
+
+from infra.config import CustomDomain, StackConfig
+from infra.mcp_api import McpApi
+
+
+def _function(synthesized: Synthesized) -> dict[str, Any]:
+    (fn,) = [
+        r
+        for r in synthesized.resources("AWS::Lambda::Function").values()
+        if r["Properties"].get("Handler") == "widget_mcp.handler.handler"
+    ]
+    return fn
+
+
+def _env(synthesized: Synthesized) -> dict[str, Any]:
+    variables: dict[str, Any] = _function(synthesized)["Properties"]["Environment"]["Variables"]
+    return variables
+
+
+def test_the_function_runs_python_3_13_on_arm64_with_snapstart_and_json_logs(synthesized: Synthesized) -> None:
+    props = _function(synthesized)["Properties"]
+    assert props["Runtime"] == "python3.13"
+    assert props["Architectures"] == ["arm64"]
+    assert props["SnapStart"] == {"ApplyOn": "PublishedVersions"}
+    assert props["MemorySize"] == 1024
+    assert props["Timeout"] == 10
+    assert props["LoggingConfig"]["LogFormat"] == "JSON"
+    assert "LogGroup" in props["LoggingConfig"]
+
+
+def test_the_function_logs_to_a_log_group_with_a_retention(synthesized: Synthesized) -> None:
+    retentions = [g["Properties"].get("RetentionInDays") for g in synthesized.resources("AWS::Logs::LogGroup").values()]
+    assert retentions == [30, 30]  # the function's and the API's access logs
+
+
+def test_api_gateway_invokes_the_published_alias_not_the_unpublished_function(synthesized: Synthesized) -> None:
+    (alias_id,) = synthesized.resources("AWS::Lambda::Alias")
+    synthesized.template.has_resource_properties(
+        "AWS::Lambda::Alias", {"Name": "live", "FunctionVersion": Match.object_like({"Fn::GetAtt": Match.any_value()})}
+    )
+    (integration,) = synthesized.resources("AWS::ApiGatewayV2::Integration").values()
+    assert integration["Properties"]["IntegrationUri"] == {"Ref": alias_id}
+    assert integration["Properties"]["PayloadFormatVersion"] == "2.0"
+
+
+def test_the_api_routes_mcp_health_and_well_known_paths(synthesized: Synthesized) -> None:
+    keys = sorted(r["Properties"]["RouteKey"] for r in synthesized.resources("AWS::ApiGatewayV2::Route").values())
+    assert keys == ["DELETE /mcp", "GET /.well-known/{proxy+}", "GET /healthz", "GET /mcp", "POST /mcp"]
+
+
+def test_the_stage_throttles_every_route_and_writes_json_access_logs(synthesized: Synthesized) -> None:
+    (stage,) = synthesized.resources("AWS::ApiGatewayV2::Stage").values()
+    props = stage["Properties"]
+    assert props["DefaultRouteSettings"] == {"ThrottlingBurstLimit": 100, "ThrottlingRateLimit": 50}
+    assert props["RouteSettings"]["GET /healthz"] == {"ThrottlingRateLimit": 5, "ThrottlingBurstLimit": 10}
+    assert json.loads(props["AccessLogSettings"]["Format"])["requestId"] == "$context.requestId"
+    assert "DestinationArn" in props["AccessLogSettings"]
+    routes = set(synthesized.resources("AWS::ApiGatewayV2::Route"))
+    assert routes <= set(stage.get("DependsOn", [])), "route settings need the routes to exist first"
+
+
+def test_the_environment_is_wired_from_the_table_cdn_and_api(synthesized: Synthesized) -> None:
+    env = _env(synthesized)
+    (table_id,) = synthesized.resources("AWS::DynamoDB::Table")
+    (api_id,) = synthesized.resources("AWS::ApiGatewayV2::Api")
+    (distribution_id,) = synthesized.resources("AWS::CloudFront::Distribution")
+    assert env["TABLE_NAME"] == {"Ref": table_id}
+    assert env["WIDGET_BASE_URL"] == {
+        "Fn::Join": ["", ["https://", {"Fn::GetAtt": [distribution_id, "DomainName"]}, "/widgets"]]
+    }
+    assert env["ALLOWED_HOSTS"]["Fn::Join"][1][:2] == [{"Ref": api_id}, ".execute-api."]
+    assert env["WIDGET_MANIFEST"] == "/var/task/widget_manifest.json"
+    assert env["POWERTOOLS_SERVICE_NAME"] == "widget-mcp"
+
+
+def test_the_function_may_touch_only_its_log_group_and_the_table_items(synthesized: Synthesized) -> None:
+    role_ref = _function(synthesized)["Properties"]["Role"]["Fn::GetAtt"][0]
+    role = synthesized.resources("AWS::IAM::Role")[role_ref]["Properties"]
+    assert "ManagedPolicyArns" not in role
+    policies = [
+        p["Properties"]["PolicyDocument"]["Statement"]
+        for p in synthesized.resources("AWS::IAM::Policy").values()
+        if {"Ref": role_ref} in p["Properties"]["Roles"]
+    ]
+    statements = [s for doc in policies for s in doc]
+    (table_id,) = synthesized.resources("AWS::DynamoDB::Table")
+    (logs_id,) = [k for k in synthesized.resources("AWS::Logs::LogGroup") if "Function" in k]
+    resources = [s["Resource"] for s in statements]
+    assert resources == [{"Fn::GetAtt": [logs_id, "Arn"]}, {"Fn::GetAtt": [table_id, "Arn"]}]
+    actions = [a for s in statements for a in s["Action"]]
+    assert not [a for a in actions if "*" in a]
+    assert not {"dynamodb:Scan", "dynamodb:DeleteTable", "dynamodb:UpdateTable"} & set(actions)
+
+
+def test_the_stack_outputs_the_mcp_url_widget_base_url_and_table_name(synthesized: Synthesized) -> None:
+    outputs = synthesized.template.find_outputs("*")
+    assert {"McpUrl", "WidgetBaseUrl", "TableName"} <= set(outputs)
+    assert outputs["McpUrl"]["Value"]["Fn::Join"][1][-1] == "/mcp"
+
+
+def test_a_custom_api_domain_is_mapped_and_allowed_as_a_host(bare_stack: Callable[..., cdk.Stack]) -> None:
+    stack = bare_stack()
+    domain = CustomDomain("mcp.example.com", "arn:aws:acm:eu-west-1:123456789012:certificate/abc")
+    api = McpApi(
+        stack,
+        "Api",
+        table=dynamodb.Table.from_table_name(stack, "T", "state"),
+        widget_base_url="https://cdn.example.com/widgets",
+        widget_domain="https://cdn.example.com",
+        removal_policy=cdk.RemovalPolicy.DESTROY,
+        log_retention=StackConfig().log_retention,
+        domain=domain,
+        snap_start=False,
+    )
+    template = Template.from_stack(stack)
+    template.has_resource_properties(
+        "AWS::ApiGatewayV2::DomainName",
+        {"DomainName": "mcp.example.com", "DomainNameConfigurations": Match.any_value()},
+    )
+    template.resource_count_is("AWS::ApiGatewayV2::ApiMapping", 1)
+    env = template.find_resources("AWS::Lambda::Function")
+    (variables,) = [f["Properties"]["Environment"]["Variables"] for f in env.values()]
+    assert variables["ALLOWED_HOSTS"]["Fn::Join"][1][-1].endswith(",mcp.example.com")
+    assert variables["WIDGET_DOMAIN"] == "https://cdn.example.com"
+    assert "WIDGET_MANIFEST" not in variables
+    assert api.mcp_url == "https://mcp.example.com/mcp"
+    template.has_resource_properties("AWS::Lambda::Function", {"SnapStart": Match.absent()})
