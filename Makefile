@@ -46,6 +46,7 @@ test: lint typecheck
 
 bench: $(VENV)/.synced
 	$(PY) -m bench.endpoint
+	$(PY) -m bench.chess
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .pytest_cache .mypy_cache .ruff_cache

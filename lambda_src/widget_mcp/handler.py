@@ -9,6 +9,7 @@ per-process protocol state, so no warm invocation can trip over a session manage
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -24,6 +25,11 @@ from widget_mcp.wiring import build_core  # noqa: E402
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
 
 core = build_core(get_settings())
+if os.environ.get("AWS_LAMBDA_INITIALIZATION_TYPE") == "snap-start":
+    # The snapshot holds the initialised process: import boto3 and make the client there, not after restore.
+    connect = getattr(core.store, "connect", None)
+    if connect is not None:
+        connect()
 _logger = core.observability.logger
 # One loop for the container's life, shared with Mangum (which uses the current loop).
 _loop = asyncio.new_event_loop()

@@ -9,7 +9,6 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
 from widget_mcp.storage.documents import AlreadyExists, Document, StoreError, StoreUnavailable, VersionConflict
@@ -20,17 +19,17 @@ if TYPE_CHECKING:
     from mypy_boto3_dynamodb.type_defs import AttributeValueTypeDef
 
 _CONFLICT = "ConditionalCheckFailedException"
-# A tool call should fail in seconds, not hang to the Lambda timeout; standard mode retries throttling.
-CLIENT_CONFIG = Config(connect_timeout=2, read_timeout=3, retries={"mode": "standard", "max_attempts": 3})
-
 CapacityListener = Callable[[str, float], None]
 
 
 def default_client() -> DynamoDBClient:
     """A client from the standard environment (region, credentials, AWS_ENDPOINT_URL_DYNAMODB)."""
     import boto3
+    from botocore.config import Config
 
-    return boto3.client("dynamodb", config=CLIENT_CONFIG)
+    # A tool call should fail in seconds, not hang to the Lambda timeout; standard mode retries throttling.
+    config = Config(connect_timeout=2, read_timeout=3, retries={"mode": "standard", "max_attempts": 3})
+    return boto3.client("dynamodb", config=config)
 
 
 def _pk(owner: str) -> str:
@@ -86,6 +85,10 @@ class DynamoDbDocumentStore:
             assert self._factory is not None
             self._made = self._factory()
         return self._made
+
+    def connect(self) -> None:
+        """Make the client now (e.g. before a SnapStart snapshot) instead of on first use."""
+        _ = self._client
 
     def _consumed(self, operation: str, response: Any) -> None:
         units = (response.get("ConsumedCapacity") or {}).get("CapacityUnits")

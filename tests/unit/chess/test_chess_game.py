@@ -168,3 +168,22 @@ def test_a_game_at_an_earlier_ply_replays_only_the_moves_played_by_then_and_drop
     assert (earlier.opponent, earlier.player_color, earlier.start_fen) == ("engine", "black", game.start_fen)
     with pytest.raises(ValueError, match="between 0 and 3"):
         game.at_ply(4)
+
+
+def test_pgn_of_a_long_game_wraps_at_80_columns_and_reads_back_to_the_same_moves() -> None:
+    import io
+    import random
+
+    import chess.pgn
+
+    game, chooser = Game("g"), random.Random(7)
+    while game.ply < 120 and not game.is_over:
+        game.play(chooser.choice(game.legal_moves_uci))
+    text = game.pgn(white="Alice", black="Bob")
+
+    read = chess.pgn.read_game(io.StringIO(text))
+
+    assert read is not None
+    assert [move.uci() for move in read.mainline_moves()] == game.move_history_uci
+    assert (read.headers["White"], read.headers["Result"]) == ("Alice", game.state.result)
+    assert max(len(line) for line in text.splitlines()) <= 80

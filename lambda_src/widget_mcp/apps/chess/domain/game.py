@@ -5,6 +5,7 @@ from __future__ import annotations
 import chess
 
 from widget_mcp.apps.chess.domain.captures import captured_piece, empty_captures
+from widget_mcp.apps.chess.domain.errors import IllegalMove, InvalidMove
 from widget_mcp.apps.chess.domain.moves import MoveRecord, parse_move, record_move
 from widget_mcp.apps.chess.domain.outcome import GameState, assess, game_over_error
 from widget_mcp.apps.chess.domain.pgn import export_pgn
@@ -96,6 +97,35 @@ class Game:
         self._state = None
         return record
 
+    def replay(self, uci: str, san: str | None = None) -> MoveRecord:
+        """Re-applies a move from a stored record, trusting its SAN when given: checks legality, not the notation.
+
+        Much cheaper than `play` (no parsing, no end-of-game test per move); a move that is illegal, or comes
+        after a checkmate, stalemate or the 75-move rule, still raises.
+        """
+        try:
+            move = chess.Move.from_uci(uci)
+        except chess.InvalidMoveError:
+            raise InvalidMove(uci, "a stored move must be UCI") from None
+        board = self._board
+        if not board.is_legal(move) or board.is_seventyfive_moves():
+            if board.outcome(claim_draw=False) is not None:
+                raise game_over_error(self.state, uci)
+            raise IllegalMove(uci, color_name(board.turn), board.fen())
+        record = MoveRecord(
+            uci=uci,
+            san=san or board.san(move),
+            from_square=chess.square_name(move.from_square),
+            to_square=chess.square_name(move.to_square),
+        )
+        taken = captured_piece(board, move)
+        if taken is not None:
+            self._captured[color_name(board.turn)].append(chess.piece_symbol(taken))
+        board.push(move)
+        self._records.append(record)
+        self._state = None
+        return record
+
     def resign(self, color: Color) -> None:
         """`color` gives up; the other side wins. A finished game cannot be resigned."""
         color = require_color(color)
@@ -110,7 +140,7 @@ class Game:
             raise ValueError(f"ply must be between 0 and {self.ply}, not {ply}.")
         earlier = Game(self._game_id, opponent=self._opponent, player_color=self._player_color, fen=self._start_fen)
         for record in self._records[:ply]:
-            earlier.play(record.uci)
+            earlier.replay(record.uci, record.san)
         return earlier
 
     # State
@@ -205,7 +235,14 @@ class Game:
     def pgn(self, *, white: str | None = None, black: str | None = None) -> str:
         """PGN text; player names default to "Engine" for the engine's side and "?" (unknown) otherwise."""
         names = {color: "Engine" if color == self.engine_color else "?" for color in ("white", "black")}
-        return export_pgn(self._board, self.state, white=white or names["white"], black=black or names["black"])
+        return export_pgn(
+            self._records,
+            self.state,
+            start=self._board.root(),
+            start_fen=self._start_fen,
+            white=white or names["white"],
+            black=black or names["black"],
+        )
 
     def __repr__(self) -> str:
         return f"Game({self._game_id!r}, status={self.status!r}, ply={self.ply}, fen={self.fen!r})"
