@@ -41,12 +41,13 @@ class Game:
         self._opponent = require_opponent(opponent)
         self._player_color = require_color(player_color)
         self._board = load_board(fen)
-        start = self._board.fen()
+        start = None if fen is None else self._board.fen()
         self._start_fen = None if start == chess.STARTING_FEN else start
         self._records: list[MoveRecord] = []
         self._captured = empty_captures()
         self._resigned_by: Color | None = None
         self._state: GameState | None = None  # cached until the next play/resign
+        self._fen: str | None = None  # cached until the next move
 
     # Identity and setup
 
@@ -95,6 +96,7 @@ class Game:
         self._board.push(parsed)
         self._records.append(record)
         self._state = None
+        self._fen = None
         return record
 
     def replay(self, uci: str, san: str | None = None) -> MoveRecord:
@@ -124,6 +126,7 @@ class Game:
         board.push(move)
         self._records.append(record)
         self._state = None
+        self._fen = None
         return record
 
     def resign(self, color: Color) -> None:
@@ -188,7 +191,9 @@ class Game:
 
     @property
     def fen(self) -> str:
-        return self._board.fen()
+        if self._fen is None:
+            self._fen = self._board.fen()
+        return self._fen
 
     @property
     def turn(self) -> Color:
