@@ -17,6 +17,7 @@ help:
 	@echo "make dev     serve locally on 127.0.0.1:\$${PORT:-8000} (MCP at /mcp), AWS embedded via moto"
 	@echo "make test    install what is missing, then lint, type-check and run every test layer"
 	@echo "make bench   benchmarks: ours against the official SDK baseline, printed as ratios"
+	@echo "make widgets build the widget bundles (widget_bundles/dist) when stale; dev, test and bench do it first"
 	@echo "make synth   synthesize the CDK app into cdk.out/ (CDK_ARGS='-c stage=prod' etc.)"
 	@echo "make deploy  cdk deploy the stack (needs AWS credentials and a bootstrapped account)"
 	@echo "make asset   build the Lambda code asset (arm64, Python 3.13) and print its size"
@@ -31,7 +32,25 @@ $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
 	$(UV) sync --frozen --quiet
 	@touch $@
 
-dev: $(VENV)/.synced
+# --- widget bundles (widget_bundles/README.md): rebuilt when the lockfile or any source is newer than the stamp ---
+.PHONY: widgets
+WIDGETS := widget_bundles
+WIDGET_DEPS := $(WIDGETS)/node_modules/.ci-stamp
+WIDGET_STAMP := $(WIDGETS)/dist/.build-stamp
+WIDGET_SOURCES := $(shell find $(WIDGETS)/src -type f 2>/dev/null) \
+	$(addprefix $(WIDGETS)/,package.json vite.config.ts tsconfig.json)
+
+$(WIDGET_DEPS): $(WIDGETS)/package-lock.json
+	npm ci --prefix $(WIDGETS) --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(WIDGET_STAMP): $(WIDGET_DEPS) $(WIDGET_SOURCES)
+	npm run --prefix $(WIDGETS) --silent build
+	@touch $@
+
+widgets: $(WIDGET_STAMP)
+
+dev: $(VENV)/.synced $(WIDGET_STAMP)
 	$(PY) -m widget_mcp.local
 
 lint: $(VENV)/.synced
@@ -41,12 +60,13 @@ lint: $(VENV)/.synced
 typecheck: $(VENV)/.synced
 	$(VENV)/bin/mypy
 
-test: lint typecheck
+test: lint typecheck $(WIDGET_STAMP)
 	$(PY) -m pytest
 
-bench: $(VENV)/.synced
+bench: $(VENV)/.synced $(WIDGET_STAMP)
 	$(PY) -m bench.endpoint
 	$(PY) -m bench.chess
+	$(PY) -m bench.widgets
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .pytest_cache .mypy_cache .ruff_cache

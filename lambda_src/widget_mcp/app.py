@@ -1,16 +1,20 @@
-"""The FastAPI app: `/mcp` (one JSON-RPC exchange per POST), `/healthz`, and in local mode `/widgets`."""
+"""The FastAPI app: `/mcp` (one JSON-RPC exchange per POST), `/healthz`, and in local mode `/widgets`.
+
+Local mode (`widget_mcp.local.app`) adds `/playground` and `/events` through `extra_routes` and taps `/mcp`
+with `mcp_tap`; the Lambda app has neither.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from starlette.requests import Request
-from starlette.routing import Route
-from starlette.staticfiles import StaticFiles
-from starlette.types import Receive, Scope, Send
+from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 import widget_mcp
 from widget_mcp.transport.endpoint import HttpReply, McpEndpoint
@@ -65,10 +69,18 @@ async def _send(reply: HttpReply, send: Send) -> None:
 
 
 def create_app(
-    endpoint: McpEndpoint, *, max_body_bytes: int, tool_count: int, widget_dir: Path | None = None
+    endpoint: McpEndpoint,
+    *,
+    max_body_bytes: int,
+    tool_count: int,
+    widget_dir: Path | None = None,
+    mcp_tap: Callable[[ASGIApp], ASGIApp] | None = None,
+    extra_routes: Sequence[BaseRoute] = (),
 ) -> FastAPI:
     app = FastAPI(title="widget-mcp", version=widget_mcp.__version__, docs_url=None, redoc_url=None, openapi_url=None)
-    app.router.routes.append(Route("/mcp", McpAsgi(endpoint, max_body_bytes), methods=MCP_METHODS))
+    mcp: ASGIApp = McpAsgi(endpoint, max_body_bytes)
+    app.router.routes.append(Route("/mcp", mcp_tap(mcp) if mcp_tap else mcp, methods=MCP_METHODS))
+    app.router.routes.extend(extra_routes)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
@@ -80,7 +92,9 @@ def create_app(
         return JSONResponse({"error": "internal_error"}, status_code=500)
 
     if widget_dir is not None and widget_dir.is_dir():
-        app.mount("/widgets", StaticFiles(directory=widget_dir), name="widgets")
+        from widget_mcp.local.widget_files import WidgetFiles
+
+        app.mount("/widgets", WidgetFiles(directory=widget_dir), name="widgets")
     elif widget_dir is not None:
 
         @app.get("/widgets/{path:path}")

@@ -64,8 +64,8 @@ async def test_dev_server_prints_its_urls_serves_mcp_and_stops_cleanly_on_ctrl_c
         assert f"{dev_server.base}{url}" in banner
     async with httpx.AsyncClient() as http:
         assert (await http.get(f"{dev_server.base}/healthz")).json()["status"] == "ok"
-        widgets = await http.get(f"{dev_server.base}/widgets/display.js")
-    # Served once the bundles are built; until then a 404 that says why.
+        widgets = await http.get(f"{dev_server.base}/widgets/manifest.json")
+    # Served once the bundles are built (`make test` builds them); until then a 404 that says why.
     assert widgets.status_code == 200 or "not built" in widgets.json()["hint"]
     async with Client(f"{dev_server.base}/mcp", mode="legacy") as client:
         result = await client.call_tool("display_demo", {"message": "local"})

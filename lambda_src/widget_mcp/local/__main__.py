@@ -5,17 +5,31 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import socket
 import sys
-from pathlib import Path
 
 import uvicorn
 
+from widget_mcp.local.app import WIDGET_DIST, build_local_app
 from widget_mcp.local.aws import local_aws
+from widget_mcp.local.events import EventFeed
 from widget_mcp.settings import SettingsError, load_settings
-from widget_mcp.wiring import build_app, build_core
+from widget_mcp.wiring import build_core
 
-REPO = Path(__file__).resolve().parents[3]
-WIDGET_DIST = REPO / "widget_bundles" / "dist"
+# Requests still running at Ctrl-C get this long to finish.
+SHUTDOWN_GRACE_SECONDS = 2
+
+
+class LocalServer(uvicorn.Server):
+    """Ends the open /events streams first on shutdown, so they do not hold the graceful shutdown up."""
+
+    def __init__(self, config: uvicorn.Config, feed: EventFeed) -> None:
+        super().__init__(config)
+        self._feed = feed
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self._feed.close()
+        await super().shutdown(sockets)
 
 
 def main() -> int:
@@ -33,19 +47,30 @@ def main() -> int:
         return 2
     with local_aws(settings.table_name) as aws:
         core = build_core(settings, concurrent=True)
-        app = build_app(core, widget_dir=WIDGET_DIST)
+        feed = EventFeed()
+        app = build_local_app(core, widget_dir=WIDGET_DIST, feed=feed)
         print(
             "widget-mcp local mode\n"
             f"  MCP endpoint   {base}/mcp\n"
             f"  health         {base}/healthz\n"
             f"  widgets        {base}/widgets/\n"
+            f"  playground     {base}/playground\n"
+            f"  events (SSE)   {base}/events\n"
             f"  AWS (moto)     {aws.endpoint_url}  table {settings.table_name}\n"
             "Press Ctrl-C to stop.",
             flush=True,
         )
         # uvicorn re-raises Ctrl-C after a graceful shutdown. No lifespan: there is no per-process state.
         with contextlib.suppress(KeyboardInterrupt):
-            uvicorn.run(app, host=host, port=port, log_level="warning", lifespan="off")
+            config = uvicorn.Config(
+                app,
+                host=host,
+                port=port,
+                log_level="warning",
+                lifespan="off",
+                timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
+            )
+            LocalServer(config, feed).run()
     print("stopped", flush=True)
     return 0
 

@@ -1,0 +1,39 @@
+"""The local-mode app: the service's FastAPI app plus the widget files, the playground and the event feed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI
+from starlette.routing import Route
+from starlette.types import ASGIApp
+
+from widget_mcp.app import create_app
+from widget_mcp.local.events import EventFeed
+from widget_mcp.local.mcp_tap import McpEventTap
+from widget_mcp.local.playground import PlaygroundPage
+from widget_mcp.wiring import Core
+
+REPO = Path(__file__).resolve().parents[3]
+WIDGET_DIST = REPO / "widget_bundles" / "dist"
+
+
+def build_local_app(core: Core, *, widget_dir: Path = WIDGET_DIST, feed: EventFeed | None = None) -> FastAPI:
+    events = feed or EventFeed()
+
+    def tap(mcp: ASGIApp) -> ASGIApp:
+        return McpEventTap(mcp, events, core.runtime.tools)
+
+    app = create_app(
+        core.endpoint,
+        max_body_bytes=core.settings.max_body_bytes,
+        tool_count=len(core.runtime.tools),
+        widget_dir=widget_dir,
+        mcp_tap=tap,
+        extra_routes=[
+            Route("/playground", PlaygroundPage(widget_dir / "manifest.json").page, methods=["GET"]),
+            Route("/events", events.stream, methods=["GET"]),
+        ],
+    )
+    app.state.events = events
+    return app

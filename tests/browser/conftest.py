@@ -1,0 +1,102 @@
+"""Browser layer: Debian's Chromium driven by Playwright against `make dev`'s server, run as a user runs it.
+
+Nothing here skips: without Chromium or the built bundles the layer fails, saying what is missing.
+A failing test leaves a screenshot of its page in build/browser-artifacts/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser_support import CHROMIUM, CHROMIUM_ARGS, ROOT, DevServer
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from widget_mcp.local.aws import free_port
+
+ARTIFACTS = Path(os.environ.get("BROWSER_ARTIFACTS", ROOT / "build" / "browser-artifacts"))
+MANIFEST = ROOT / "widget_bundles" / "dist" / "manifest.json"
+REQUIRED_ENTRIES = ("display", "chess-board", "playground")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> object:
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+@pytest.fixture(scope="session")
+def dev_server() -> Iterator[DevServer]:
+    if not MANIFEST.is_file():
+        pytest.fail(f"widget bundles are not built ({MANIFEST} is missing): run `make widgets`", pytrace=False)
+    manifest = MANIFEST.read_text()
+    missing = [e for e in REQUIRED_ENTRIES if f'"{e}"' not in manifest]
+    if missing:
+        pytest.fail(f"widget bundles lack entries {missing}: run `make widgets`", pytrace=False)
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "ALLOWED_HOSTS", "WIDGET_"))}
+    env.update({"PORT": str(port), "PYTHONPATH": str(ROOT / "lambda_src"), "TABLE_NAME": "browser-state"})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "widget_mcp.local"],
+        cwd=ROOT,
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    assert proc.stdout is not None
+    output: list[str] = []
+    deadline = time.monotonic() + 30
+    while not any("Press Ctrl-C" in line for line in output):
+        line = proc.stdout.readline()
+        if not line or time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError("dev server did not start:\n" + "".join(output))
+        output.append(line)
+    assert re.search(r"playground\s+http://127\.0\.0\.1:\d+/playground", "".join(output))
+    try:
+        yield DevServer(f"http://127.0.0.1:{port}")
+    finally:
+        proc.kill()
+        proc.communicate(timeout=10)
+
+
+# Playwright's sync API keeps an event loop running in this thread while it is open, which would stop the
+# asyncio tests of other layers from starting theirs: it lives for one test module at a time.
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"Chromium is missing at {CHROMIUM}: apt-get install chromium (.ci/run does)", pytrace=False)
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+        (ARTIFACTS / f"{name}.errors.txt").write_text("\n".join(errors))
+    context.close()
+    assert not errors, f"uncaught errors in the page: {errors}"

@@ -1,0 +1,54 @@
+"""GET /events as a plain HTTP client sees it: Server-Sent Events, one `data: {json}` line per seed-003 event."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+from browser_support import DevServer
+
+
+def read_events_until_done(lines: Iterator[str]) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    for line in lines:
+        if line.startswith("data: "):
+            events.append(json.loads(line.removeprefix("data: ")))
+            if events[-1]["type"] == "done":
+                return events
+    raise AssertionError(f"the stream ended before a done event: {events}")
+
+
+def test_a_tool_call_streams_status_tool_start_tool_end_and_done_with_a_short_escaped_preview(
+    dev_server: DevServer,
+) -> None:
+    message = "<script>alert('x')</script> & " + "long " * 100
+    with httpx.Client(timeout=10) as http, http.stream("GET", f"{dev_server.base}/events") as stream:
+        assert stream.status_code == 200
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        lines = stream.iter_lines()
+        assert next(lines) == ": connected"  # subscribed: what follows is this call's
+        dev_server.call_tool("display_demo", {"message": message})
+        events = read_events_until_done(lines)
+    assert [e["type"] for e in events] == ["status", "tool_start", "tool_end", "status", "done"]
+    start, end = events[1]["data"], events[2]["data"]
+    assert start["name"] == end["name"] == "display_demo"
+    assert start["tool_id"] == end["tool_id"] == events[4]["data"]["tool_id"]
+    assert events[0]["data"]["description"] == "Preparing the display…"
+    preview = end["result"]
+    assert len(preview) <= 200
+    assert "<" not in preview
+    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; &amp;" in preview
+    assert end["is_error"] is False
+
+
+def test_a_failed_tool_call_reports_its_error_code_in_tool_end(dev_server: DevServer) -> None:
+    with httpx.Client(timeout=10) as http, http.stream("GET", f"{dev_server.base}/events") as stream:
+        lines = stream.iter_lines()
+        next(lines)
+        dev_server.call_tool("chess_move", {"gameId": "nope", "move": "e4"})
+        events = read_events_until_done(lines)
+    end = next(e["data"] for e in events if e["type"] == "tool_end")
+    assert end["is_error"] is True
+    assert end["error_code"] == "game_not_found"

@@ -1,0 +1,91 @@
+"""The playground as a host: both bridges, theme, size, messages, widget state, sandbox, and the activity panel."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser_support import DevServer, chess, click_move, open_new_game, widget
+from playwright.sync_api import Page, expect
+
+BRIDGES = ["mcp-apps", "openai", "both"]
+
+
+def test_the_widget_runs_in_a_sandboxed_frame_under_the_csp_of_its_template(page: Page, dev_server: DevServer) -> None:
+    page.goto(dev_server.playground("display_demo", {"message": "csp"}))
+    iframe = page.locator('[data-testid="widget-frame"]')
+    expect(widget(page).locator('[data-widget="text"]')).to_have_text("csp")
+    assert iframe.get_attribute("sandbox") == "allow-scripts allow-forms"  # no allow-same-origin
+    csp = iframe.get_attribute("data-csp") or ""
+    assert f"script-src {dev_server.base} 'sha256-" in csp
+    assert f"connect-src {dev_server.base};" in csp
+    assert "default-src 'none'" in csp
+    assert "*" not in csp
+
+
+@pytest.mark.parametrize("bridge", BRIDGES)
+def test_the_theme_toggle_reaches_the_widget_over_each_bridge(page: Page, dev_server: DevServer, bridge: str) -> None:
+    page.goto(dev_server.playground("display_demo", {"message": "theme"}, bridge=bridge))
+    root = widget(page).locator("html")
+    expect(widget(page).locator('[data-widget="text"]')).to_have_text("theme")
+    expect(root).to_have_attribute("data-theme", "light")
+    page.locator('[data-testid="theme-toggle"]').click()
+    expect(root).to_have_attribute("data-theme", "dark")
+
+
+def test_with_only_window_openai_the_board_renders_and_moves_through_call_tool(
+    page: Page, dev_server: DevServer
+) -> None:
+    page.goto(dev_server.playground("chess_new_game", {}, bridge="openai"))
+    frame = widget(page)
+    expect(chess(frame)).to_have_attribute("data-ply", "0")
+    expect(frame.locator("html")).to_have_attribute("data-bridge", "openai")
+    click_move(frame, "e2", "e4", ply_after=1)
+
+
+@pytest.mark.parametrize("bridge", ["mcp-apps", "openai"])
+def test_a_message_from_the_widget_appears_as_a_chat_bubble(page: Page, dev_server: DevServer, bridge: str) -> None:
+    page.goto(dev_server.playground("chess_new_game", {}, bridge=bridge))
+    frame = widget(page)
+    game_id = chess(frame).get_attribute("data-game-id")
+    frame.locator('[data-testid="chess-ask"]').click()
+    expect(page.locator('[data-testid="chat-bubble"]')).to_contain_text(f"chess game {game_id}")
+
+
+def test_the_frame_takes_the_height_the_widget_reports(page: Page, dev_server: DevServer) -> None:
+    open_new_game(page, dev_server)
+    iframe = page.locator('[data-testid="widget-frame"]')
+    expect(iframe).to_have_attribute("style", re.compile(r"height: (\d{3,4})px"))
+    height = iframe.evaluate("frame => frame.getBoundingClientRect().height")
+    content = widget(page).locator(".wm-chess").evaluate("node => node.getBoundingClientRect().bottom")
+    assert height >= content > 400
+
+
+def test_widget_state_keeps_a_flipped_board_flipped_when_the_game_is_shown_again(
+    page: Page, dev_server: DevServer
+) -> None:
+    frame = open_new_game(page, dev_server)
+    game_id = chess(frame).get_attribute("data-game-id")
+    frame.locator('[data-testid="chess-flip"]').click()
+    expect(chess(frame)).to_have_attribute("data-orientation", "black")
+    # The user (or model) calls the tool again in the same conversation: a new frame for the same widget session.
+    page.locator('[data-testid="tool-select"]').select_option("chess_move")
+    page.locator('[data-testid="tool-args"]').fill(f'{{"gameId": "{game_id}", "move": "e4"}}')
+    page.locator('[data-testid="call-tool"]').click()
+    expect(chess(frame)).to_have_attribute("data-ply", "1")
+    expect(chess(frame)).to_have_attribute("data-orientation", "black")
+
+
+def test_the_activity_panel_shows_the_typed_events_of_each_tool_call(page: Page, dev_server: DevServer) -> None:
+    page.goto(f"{dev_server.base}/playground")
+    expect(page.locator('[data-testid="activity"]')).to_have_attribute("data-connected", "true")
+    page.locator('[data-testid="tool-select"]').select_option("display_demo")
+    page.locator('[data-testid="tool-args"]').fill('{"message": "<b>bold</b> claim"}')
+    page.locator('[data-testid="call-tool"]').click()
+    events = page.locator("[data-event-type]")
+    expect(events).to_have_count(5)
+    types = [events.nth(i).get_attribute("data-event-type") for i in range(5)]
+    assert types == ["status", "tool_start", "tool_end", "status", "done"]
+    expect(page.locator('[data-event-type="tool_end"] [data-testid="event-preview"]')).to_contain_text(
+        "<b>bold</b> claim"
+    )

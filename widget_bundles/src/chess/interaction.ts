@@ -1,0 +1,89 @@
+// Pointer handling on the board: a press and release on one square is a click; a press, a move of a few
+// pixels and a release elsewhere is a drag (the piece follows the pointer as a floating ghost).
+
+export interface BoardInput {
+  canLift(square: string): boolean;
+  click(square: string): void;
+  dragStart(square: string): void;
+  drop(from: string, to: string | null): void;
+}
+
+interface DragState {
+  from: string;
+  x: number;
+  y: number;
+  active: boolean;
+  ghost: HTMLElement | null;
+}
+
+function squareOf(target: EventTarget | null): string | null {
+  const node = target instanceof Element ? target.closest<HTMLElement>("[data-square]") : null;
+  return node?.dataset.square ?? null;
+}
+
+function squareAtPoint(x: number, y: number): string | null {
+  for (const node of document.elementsFromPoint(x, y)) {
+    const square = squareOf(node);
+    if (square) return square;
+  }
+  return null;
+}
+
+export function attachBoardInput(container: HTMLElement, input: BoardInput): void {
+  let drag: DragState | null = null;
+  const place = (ghost: HTMLElement, x: number, y: number): void => {
+    ghost.style.left = `${x}px`;
+    ghost.style.top = `${y}px`;
+  };
+  container.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0) return;
+    const from = squareOf(event.target);
+    if (!from) return;
+    event.preventDefault();
+    drag = { from, x: event.clientX, y: event.clientY, active: false, ghost: null };
+  });
+  window.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    if (!drag.active) {
+      if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 4 || !input.canLift(drag.from)) return;
+      drag.active = true;
+      const piece = container.querySelector(`[data-square="${drag.from}"] .piece`);
+      input.dragStart(drag.from);
+      if (piece) {
+        const ghost = piece.cloneNode(true) as HTMLElement;
+        ghost.classList.add("ghost");
+        ghost.style.fontSize = getComputedStyle(piece).fontSize;
+        document.body.appendChild(ghost);
+        drag.ghost = ghost;
+      }
+      container.querySelector(`[data-square="${drag.from}"]`)?.classList.add("lifted");
+    }
+    if (drag.ghost) place(drag.ghost, event.clientX, event.clientY);
+  });
+  const finish = (event: PointerEvent, cancelled: boolean): void => {
+    if (!drag) return;
+    const state = drag;
+    drag = null;
+    state.ghost?.remove();
+    if (cancelled) {
+      if (state.active) input.drop(state.from, null);
+      return;
+    }
+    if (state.active) {
+      input.drop(state.from, squareAtPoint(event.clientX, event.clientY));
+    } else {
+      input.click(state.from);
+    }
+  };
+  window.addEventListener("pointerup", (event) => finish(event, false));
+  window.addEventListener("pointercancel", (event) => finish(event, true));
+  // Keyboard: squares are focusable; Enter or Space acts as a click.
+  container.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    const square = squareOf(event.target);
+    if (square) {
+      event.preventDefault();
+      input.click(square);
+    }
+  });
+}

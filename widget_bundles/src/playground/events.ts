@@ -1,0 +1,61 @@
+// The activity panel: seed-003 typed events (status, tool_start, tool_end, done) from GET /events (SSE).
+
+import { asText, el, isRecord } from "../shared/dom";
+
+const MAX_ROWS = 200;
+const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#x27;": "'", "&#39;": "'" };
+
+/** Previews arrive HTML-escaped (for hosts that insert HTML); this panel shows them as text. */
+function unescapeHtml(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|#x27|#39);/g, (entity) => ENTITIES[entity] ?? entity);
+}
+
+function describe(type: string, data: Record<string, unknown>): string {
+  switch (type) {
+    case "status":
+      return asText(data.description);
+    case "tool_start":
+      return `${asText(data.name)} started`;
+    case "tool_end": {
+      const outcome = data.error_code ? `failed (${asText(data.error_code)})` : "finished";
+      const millis = typeof data.duration_ms === "number" ? ` in ${data.duration_ms} ms` : "";
+      return `${asText(data.name)} ${outcome}${millis}`;
+    }
+    case "done":
+      return "done";
+    default:
+      return type;
+  }
+}
+
+export function activityPanel(): HTMLElement {
+  const list = el("ol", { class: "events", "data-testid": "activity-events" });
+  const panel = el("section", { class: "activity", "data-testid": "activity" }, el("h2", {}, "Activity"), list);
+  const source = new EventSource("/events");
+  source.onopen = () => panel.setAttribute("data-connected", "true");
+  source.onerror = () => panel.removeAttribute("data-connected");
+  source.onmessage = (message: MessageEvent<string>) => {
+    let event: unknown;
+    try {
+      event = JSON.parse(message.data);
+    } catch {
+      return;
+    }
+    if (!isRecord(event) || typeof event.type !== "string") return;
+    const data = isRecord(event.data) ? event.data : {};
+    const row = el(
+      "li",
+      { "data-event-type": event.type, "data-tool": typeof data.name === "string" ? data.name : undefined },
+      el("span", { class: `badge ${event.type}` }, event.type),
+      " ",
+      el("span", { class: "what" }, describe(event.type, data)),
+    );
+    if (typeof data.result === "string" && data.result) {
+      row.appendChild(el("div", { class: "preview", "data-testid": "event-preview" }, unescapeHtml(data.result)));
+    }
+    list.appendChild(row);
+    while (list.children.length > MAX_ROWS) list.firstElementChild?.remove();
+    list.scrollTop = list.scrollHeight;
+  };
+  return panel;
+}

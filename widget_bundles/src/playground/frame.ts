@@ -1,0 +1,133 @@
+// Renders a template in a sandboxed iframe with its CSP and hosts it through both bridges:
+// MCP Apps (AppBridge from @modelcontextprotocol/ext-apps) and ChatGPT's window.openai (emulated).
+
+import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
+import type { CallToolResult } from "@modelcontextprotocol/client";
+import { isRecord } from "../shared/dom";
+import { sha256, widgetCsp } from "./csp";
+import type { Template } from "./mcp";
+import { serveShim, shimScript } from "./openai-shim";
+
+export type BridgeMode = "both" | "mcp-apps" | "openai";
+export type Theme = "light" | "dark";
+
+export interface FrameHost {
+  callTool(name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  message(text: string): void;
+  widgetState: Map<string, unknown>;
+}
+
+export interface FrameOptions {
+  template: Template;
+  toolInput: Record<string, unknown>;
+  result: Record<string, unknown>;
+  mode: BridgeMode;
+  theme: Theme;
+}
+
+function sessionOf(result: Record<string, unknown>): string {
+  const meta = isRecord(result._meta) ? result._meta : {};
+  return typeof meta["openai/widgetSessionId"] === "string" ? meta["openai/widgetSessionId"] : "default";
+}
+
+function textOf(content: unknown): string {
+  return Array.isArray(content)
+    ? content
+        .filter(isRecord)
+        .map((c) => (typeof c.text === "string" ? c.text : ""))
+        .join("\n")
+    : "";
+}
+
+export class WidgetFrame {
+  readonly iframe: HTMLIFrameElement;
+  private bridge: AppBridge | null = null;
+  private shim: ReturnType<typeof serveShim> | null = null;
+
+  constructor(
+    private readonly container: HTMLElement,
+    private readonly host: FrameHost,
+  ) {
+    this.iframe = document.createElement("iframe");
+    this.iframe.dataset.testid = "widget-frame";
+    this.iframe.setAttribute("sandbox", "allow-scripts allow-forms");
+    this.iframe.setAttribute("title", "widget");
+    this.iframe.style.height = "160px";
+  }
+
+  async mount(options: FrameOptions): Promise<void> {
+    const { template, mode, result } = options;
+    const session = sessionOf(result);
+    const structured = isRecord(result.structuredContent) ? result.structuredContent : null;
+    const meta = isRecord(result._meta) ? result._meta : null;
+    const hashes: string[] = [];
+    let head = "";
+    if (mode !== "mcp-apps") {
+      const script = shimScript({
+        theme: options.theme,
+        displayMode: "inline",
+        maxHeight: 2000,
+        locale: navigator.language,
+        toolInput: options.toolInput,
+        toolOutput: structured,
+        toolResponseMetadata: meta,
+        widgetState: this.host.widgetState.get(session) ?? null,
+      });
+      hashes.push(await sha256(script));
+      head += `<script>${script}</script>`;
+    }
+    const csp = widgetCsp(template.meta, hashes);
+    this.iframe.dataset.csp = csp;
+    const cspMeta = `<meta http-equiv="Content-Security-Policy" content="${csp.replace(/"/g, "&quot;")}">`;
+    const html = template.html.replace(/<head>/i, `<head>${cspMeta}${head}`);
+    this.container.replaceChildren(this.iframe);
+    const frame = this.iframe.contentWindow;
+    if (!frame) throw new Error("the widget frame has no window");
+
+    const resize = (height: number): void => {
+      if (Number.isFinite(height) && height > 0) this.iframe.style.height = `${Math.min(Math.ceil(height), 4000)}px`;
+    };
+    if (mode !== "mcp-apps") {
+      this.shim = serveShim(frame, {
+        callTool: async (name, args) => this.host.callTool(name, args),
+        sendFollowUpMessage: (prompt) => this.host.message(prompt),
+        setWidgetState: (state) => this.host.widgetState.set(session, state),
+        notifyIntrinsicHeight: resize,
+      });
+    }
+    if (mode !== "openai") {
+      const bridge = new AppBridge(
+        null,
+        { name: "widget-mcp playground", version: "0.1.0" },
+        { serverTools: {}, message: { text: {} }, openLinks: {} },
+        { hostContext: { theme: options.theme, displayMode: "inline", platform: "web", locale: navigator.language } },
+      );
+      bridge.oncalltool = async (params) =>
+        (await this.host.callTool(params.name, params.arguments ?? {}, params._meta ?? {})) as CallToolResult;
+      bridge.onmessage = async (params) => {
+        this.host.message(textOf(params.content));
+        return {};
+      };
+      bridge.onsizechange = (params) => resize(params.height ?? 0);
+      bridge.onopenlink = async () => ({});
+      bridge.oninitialized = () => {
+        void bridge.sendToolInput({ arguments: options.toolInput });
+        void bridge.sendToolResult(result as CallToolResult);
+      };
+      await bridge.connect(new PostMessageTransport(frame, frame));
+      this.bridge = bridge;
+    }
+    this.iframe.srcdoc = html;
+  }
+
+  setTheme(theme: Theme): void {
+    if (this.bridge) void this.bridge.sendHostContextChange({ theme });
+    this.shim?.push({ theme });
+  }
+
+  destroy(): void {
+    this.shim?.stop();
+    void this.bridge?.close();
+    this.iframe.remove();
+  }
+}

@@ -1,0 +1,134 @@
+// The one runtime every widget shares: MCP Apps (through @modelcontextprotocol/ext-apps) first, with
+// ChatGPT's `window.openai` as the fallback and for what MCP Apps lacks (widgetState).
+
+import { App, PostMessageTransport } from "@modelcontextprotocol/ext-apps";
+import { isRecord } from "./dom";
+import { openAi, SET_GLOBALS_EVENT, type OpenAiApi, type SetGlobalsDetail } from "./openai";
+import { applyTheme } from "./theme";
+
+export interface ToolResult {
+  structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+  content?: Array<{ type: string; text?: string }>;
+  isError?: boolean;
+}
+
+export type BridgeKind = "mcp-apps" | "openai" | "none";
+
+export interface Host {
+  /** Which bridge carries tool calls right now. */
+  readonly kind: BridgeKind;
+  callTool(name: string, args: Record<string, unknown>): Promise<ToolResult>;
+  sendMessage(text: string): Promise<void>;
+  widgetState(): Record<string, unknown> | null;
+  setWidgetState(state: Record<string, unknown>): void;
+}
+
+export interface WidgetOptions {
+  name: string;
+  /** Called with every tool result the host delivers (the initial one and later ones). */
+  onResult(result: ToolResult): void;
+  /** How long to wait for an MCP Apps host when `window.openai` is there to fall back on. */
+  handshakeMs?: number;
+}
+
+export function toToolResult(value: unknown): ToolResult {
+  if (!isRecord(value)) return {};
+  const inner = isRecord(value.result) && !("structuredContent" in value) ? value.result : value;
+  const result: ToolResult = {};
+  if (isRecord(inner.structuredContent)) result.structuredContent = inner.structuredContent;
+  if (isRecord(inner._meta)) result._meta = inner._meta;
+  if (Array.isArray(inner.content)) result.content = inner.content as ToolResult["content"];
+  if (inner.isError === true) result.isError = true;
+  return result;
+}
+
+class WidgetHost implements Host {
+  kind: BridgeKind = "none";
+  private app: App | null = null;
+  private localState: Record<string, unknown> | null = null;
+
+  constructor(private readonly openai: OpenAiApi | undefined) {
+    if (openai) this.kind = "openai";
+  }
+
+  useApp(app: App): void {
+    this.app = app;
+    this.kind = "mcp-apps";
+  }
+
+  async callTool(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+    if (this.app) return toToolResult(await this.app.callServerTool({ name, arguments: args }));
+    if (this.openai?.callTool) return toToolResult(await this.openai.callTool(name, args));
+    throw new Error("no host bridge: this widget must run inside an MCP Apps or ChatGPT host");
+  }
+
+  async sendMessage(text: string): Promise<void> {
+    if (this.app) {
+      await this.app.sendMessage({ role: "user", content: [{ type: "text", text }] });
+    } else if (this.openai?.sendFollowUpMessage) {
+      await this.openai.sendFollowUpMessage({ prompt: text });
+    }
+  }
+
+  widgetState(): Record<string, unknown> | null {
+    const state = this.openai ? this.openai.widgetState : this.localState;
+    return isRecord(state) ? state : this.localState;
+  }
+
+  setWidgetState(state: Record<string, unknown>): void {
+    this.localState = state;
+    void this.openai?.setWidgetState?.(state);
+  }
+}
+
+/** Start a widget: deliver tool results to `onResult`, follow the host theme, report the widget's size. */
+export function startWidget(options: WidgetOptions): Host {
+  const openai = openAi();
+  const host = new WidgetHost(openai);
+  if (openai) followOpenAi(openai, options.onResult);
+  const app = new App({ name: options.name, version: "0.1.0" }, {}, { autoResize: true });
+  app.ontoolresult = (params) => options.onResult(toToolResult(params));
+  app.onhostcontextchanged = (context) => applyTheme(context.theme);
+  const timeout = openai ? (options.handshakeMs ?? 1500) : 60_000;
+  app
+    .connect(new PostMessageTransport(window.parent, window.parent), { timeout })
+    .then(() => {
+      host.useApp(app);
+      applyTheme(app.getHostContext()?.theme);
+      document.documentElement.dataset.bridge = "mcp-apps";
+    })
+    .catch(() => {
+      // No MCP Apps host answered: stay on window.openai if there is one.
+      document.documentElement.dataset.bridge = openai ? "openai" : "none";
+    });
+  return host;
+}
+
+function followOpenAi(openai: OpenAiApi, onResult: (result: ToolResult) => void): void {
+  applyTheme(openai.theme);
+  const deliver = (): void => {
+    if (isRecord(openai.toolOutput)) {
+      const result: ToolResult = { structuredContent: openai.toolOutput };
+      if (isRecord(openai.toolResponseMetadata)) result._meta = openai.toolResponseMetadata;
+      onResult(result);
+    }
+  };
+  queueMicrotask(deliver); // after startWidget has returned the host to its caller
+  window.addEventListener(SET_GLOBALS_EVENT, (event) => {
+    const globals = (event as CustomEvent<SetGlobalsDetail>).detail?.globals ?? {};
+    if ("theme" in globals) applyTheme(globals.theme);
+    if ("toolOutput" in globals || "toolResponseMetadata" in globals) deliver();
+  });
+  if (openai.notifyIntrinsicHeight) {
+    const notify = openai.notifyIntrinsicHeight.bind(openai);
+    let last = -1;
+    new ResizeObserver(() => {
+      const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+      if (height !== last) {
+        last = height;
+        notify(height);
+      }
+    }).observe(document.documentElement);
+  }
+}
