@@ -36,6 +36,8 @@ class Settings(BaseSettings):
     chess_engine_max_seconds: float = Field(default=0.5, gt=0, le=10)
     chess_finished_ttl_days: int = Field(default=30, ge=1, le=3650)
     chess_idle_ttl_days: int = Field(default=90, ge=1, le=3650)
+    # Forms: how long a form and its answers are kept after the last change.
+    forms_ttl_days: int = Field(default=7, ge=1, le=365)
 
     @field_validator("log_level", mode="before")
     @classmethod

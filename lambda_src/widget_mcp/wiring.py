@@ -35,10 +35,13 @@ def build_books(settings: Settings, store: DocumentStore) -> list[ToolBook]:
     from widget_mcp.apps.chess import ChessService, EngineBudget, GameRepository, RetentionPolicy
     from widget_mcp.apps.chess import build_book as chess_book
     from widget_mcp.apps.demo import book as demo
+    from widget_mcp.apps.forms import FormRepository, FormService
+    from widget_mcp.apps.forms import build_book as forms_book
 
     games = GameRepository(store, RetentionPolicy(settings.chess_finished_ttl_days, settings.chess_idle_ttl_days))
     budget = EngineBudget(settings.chess_engine_max_nodes, settings.chess_engine_max_seconds)
-    return [demo, chess_book(ChessService(games, budget))]
+    forms = FormService(FormRepository(store, settings.forms_ttl_days))
+    return [demo, chess_book(ChessService(games, budget)), forms_book(forms)]
 
 
 def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentStore | None = None) -> Core:

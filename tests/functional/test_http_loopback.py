@@ -33,6 +33,9 @@ async def test_the_official_client_lists_reads_and_calls_over_http(base_url: str
         "chess_show_game",
         "chess_list_games",
         "chess_resign",
+        "ask_question",
+        "submit_form",
+        "get_form_response",
     ]
     assert uri in resources
     assert html.mime_type == "text/html;profile=mcp-app"
@@ -45,7 +48,7 @@ async def test_health_answers_json(base_url: str) -> None:
     async with httpx.AsyncClient() as http:
         response = await http.get(f"{base_url}/healthz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "version": "0.1.0", "tools": 6}
+    assert response.json() == {"status": "ok", "version": "0.1.0", "tools": 9}
 
 
 async def test_a_streamed_oversized_body_is_refused_before_it_is_buffered(base_url: str) -> None:

@@ -38,7 +38,11 @@ async def test_the_display_template_is_listed_and_readable_as_an_mcp_app(client:
     async with client:
         resources = (await client.list_resources()).resources
         read = await client.read_resource(uri)
-    assert [str(r.uri) for r in resources] == [uri, core.runtime.template_uri("chess-board")]
+    assert [str(r.uri) for r in resources] == [
+        uri,
+        core.runtime.template_uri("chess-board"),
+        core.runtime.template_uri("form"),
+    ]
     [contents] = read.contents
     assert contents.mime_type == "text/html;profile=mcp-app"
     assert contents.meta == core.runtime.templates[uri].meta
@@ -111,5 +115,8 @@ async def test_the_modern_stateless_protocol_serves_the_same_tools(core: Core) -
         "chess_show_game",
         "chess_list_games",
         "chess_resign",
+        "ask_question",
+        "submit_form",
+        "get_form_response",
     ]
     assert result.structured_content == {"message": "hi", "length": 2, "words": 1}

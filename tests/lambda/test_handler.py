@@ -142,7 +142,7 @@ def test_transport_level_refusals_carry_json_bodies(handler: Handler, headers: d
 def test_health_is_served_by_the_fastapi_app_under_mangum(handler: Handler) -> None:
     response = handler(v2(method="GET", path="/healthz"), Context())
     assert response["statusCode"] == 200
-    assert body(response) == {"status": "ok", "version": "0.1.0", "tools": 6}
+    assert body(response) == {"status": "ok", "version": "0.1.0", "tools": 9}
 
 
 def test_unknown_routes_are_a_json_404(handler: Handler) -> None:

@@ -1,0 +1,85 @@
+"""Reading and checking a form definition: JSON Schema (Draft-07 or 2020-12) for an object with properties.
+
+The model writes these schemas, so they are checked like any untrusted input: against the JSON Schema
+meta-schema, and for size and depth, before anything is stored or rendered.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from jsonschema import Draft7Validator, Draft202012Validator
+from jsonschema.exceptions import SchemaError
+from jsonschema.validators import validator_for
+
+from widget_mcp.apps.forms.domain.errors import InvalidSchema
+
+MAX_SCHEMA_BYTES = 32 * 1024
+MAX_UI_SCHEMA_BYTES = 16 * 1024
+MAX_DEPTH = 12
+MAX_PROPERTIES = 100
+# A schema names its dialect in `$schema`; these are the ones we accept (RJSF's validator speaks both).
+DIALECTS = {
+    "http://json-schema.org/draft-07/schema": Draft7Validator,
+    "https://json-schema.org/draft/2020-12/schema": Draft202012Validator,
+}
+
+
+def read_json_object(value: object, what: str) -> dict[str, Any]:
+    """`value` as a JSON object: models send these as objects or as JSON text (the DGUI convention)."""
+    parsed = value
+    if isinstance(value, str):
+        try:
+            parsed = json.loads(value)
+        except ValueError as exc:
+            raise InvalidSchema(f"Invalid JSON in {what}: {exc}.", value) from None
+    if not isinstance(parsed, dict):
+        raise InvalidSchema(f"The {what} must be a JSON object, not {type(parsed).__name__}.", value)
+    return parsed
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    return 0
+
+
+def _size(value: object) -> int:
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def check_form_schema(schema: dict[str, Any]) -> None:
+    """Raise InvalidSchema naming the problem."""
+    if _size(schema) > MAX_SCHEMA_BYTES:
+        raise InvalidSchema(f"Invalid JSON schema. It is larger than {MAX_SCHEMA_BYTES // 1024} KB.", schema)
+    if _depth(schema) > MAX_DEPTH:
+        raise InvalidSchema(f"Invalid JSON schema. It nests deeper than {MAX_DEPTH} levels.", schema)
+    dialect = str(schema.get("$schema", "")).rstrip("#")
+    if dialect and dialect not in DIALECTS:
+        raise InvalidSchema(f"Invalid JSON schema. Unsupported $schema {dialect!r}; use Draft-07 or 2020-12.", schema)
+    cls = validator_for(schema, default=Draft202012Validator)
+    try:
+        cls.check_schema(schema)
+    except SchemaError as exc:
+        where = "/".join(str(p) for p in exc.absolute_path) or "the root"
+        raise InvalidSchema(f"Invalid JSON schema at {where}: {exc.message}.", schema) from None
+    if schema.get("type") != "object":
+        raise InvalidSchema('Invalid JSON schema. A form\'s schema must have "type": "object".', schema)
+    properties = schema.get("properties")
+    if not isinstance(properties, dict) or not properties:
+        raise InvalidSchema("Invalid JSON schema. Missing 'properties' field.", schema)
+    if len(properties) > MAX_PROPERTIES:
+        raise InvalidSchema(f"Invalid JSON schema. A form has at most {MAX_PROPERTIES} fields.", schema)
+    missing = [name for name in schema.get("required", []) if name not in properties]
+    if missing:
+        raise InvalidSchema(f"Invalid JSON schema. Required fields {missing} are not in 'properties'.", schema)
+
+
+def check_ui_schema(ui_schema: dict[str, Any]) -> None:
+    if _size(ui_schema) > MAX_UI_SCHEMA_BYTES:
+        raise InvalidSchema(f"Invalid uiSchema. It is larger than {MAX_UI_SCHEMA_BYTES // 1024} KB.", ui_schema)
+    if _depth(ui_schema) > MAX_DEPTH:
+        raise InvalidSchema(f"Invalid uiSchema. It nests deeper than {MAX_DEPTH} levels.", ui_schema)

@@ -1,0 +1,132 @@
+"""A form session: one or more steps (each a schema), answered in order, each answer final once given.
+
+Multi-step forms: a step's `metadata.next` may describe the following step (`title`, `description`,
+`schema` or `question`, `uiSchema`, and its own `next`). The whole chain is checked when the form is asked,
+so a bad later step is refused up front, not after the user has answered the first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from widget_mcp.apps.forms.domain.answers import check_answers
+from widget_mcp.apps.forms.domain.errors import AlreadyAnswered, InvalidSchema
+from widget_mcp.apps.forms.domain.schema import check_form_schema, check_ui_schema, read_json_object
+
+MAX_STEPS = 5
+MAX_TEXT = 300
+
+
+@dataclass
+class FormStep:
+    schema: dict[str, Any]
+    ui_schema: dict[str, Any] = field(default_factory=dict)
+    title: str | None = None
+    description: str | None = None
+    answer: dict[str, Any] | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "schema": self.schema,
+            "uiSchema": self.ui_schema,
+            "title": self.title,
+            "description": self.description,
+            "answer": self.answer,
+        }
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> FormStep:
+        return cls(record["schema"], record["uiSchema"], record["title"], record["description"], record["answer"])
+
+
+def _text(value: object, what: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > MAX_TEXT:
+        raise InvalidSchema(f"The {what} must be text of at most {MAX_TEXT} characters.", value)
+    return value
+
+
+def _step(question: object, ui_schema: object, title: object, description: object) -> FormStep:
+    schema = read_json_object(question, "question")
+    check_form_schema(schema)
+    ui = read_json_object(ui_schema, "uiSchema") if ui_schema is not None else {}
+    check_ui_schema(ui)
+    return FormStep(schema, ui, _text(title, "title"), _text(description, "description"))
+
+
+@dataclass
+class FormSession:
+    form_id: str
+    steps: list[FormStep]
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def ask(
+        cls,
+        form_id: str,
+        question: object,
+        ui_schema: object = None,
+        title: object = None,
+        description: object = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> FormSession:
+        """Check the question (and any `metadata.next` chain) and open a session; raises InvalidSchema."""
+        steps = [_step(question, ui_schema, title, description)]
+        meta = dict(metadata or {})
+        following = meta.pop("next", None)
+        while following is not None:
+            if len(steps) == MAX_STEPS:
+                raise InvalidSchema(f"A form has at most {MAX_STEPS} steps.", following)
+            spec = read_json_object(following, "next step")
+            question_of_step = spec.get("schema", spec.get("question"))
+            steps.append(_step(question_of_step, spec.get("uiSchema"), spec.get("title"), spec.get("description")))
+            following = spec.get("next")
+        return cls(form_id, steps, meta)
+
+    @property
+    def current(self) -> int:
+        """The index of the first unanswered step; `len(steps)` once every step is answered."""
+        return next((i for i, step in enumerate(self.steps) if step.answer is None), len(self.steps))
+
+    @property
+    def complete(self) -> bool:
+        return self.current == len(self.steps)
+
+    def submit(self, data: object, step: int | None = None) -> tuple[int, bool]:
+        """Answer `step` (default: the current one). Returns (step, whether this repeats a stored answer).
+
+        Re-sending a stored answer is harmless (a retry); different data for an answered step is refused.
+        """
+        if step is None:
+            previous = self.current - 1  # a retry of the answer just given carries no step
+            if previous >= 0 and self.steps[previous].answer == data:
+                return previous, True
+            if self.complete:
+                raise AlreadyAnswered("This form was already answered with different data; answers are final.", data)
+        index = self.current if step is None else step
+        if not 0 <= index < len(self.steps) or index > self.current:
+            at = f"step {self.current + 1} of {len(self.steps)}"
+            raise AlreadyAnswered(f"Step {index + 1} cannot be answered now; the form is at {at}.", data)
+        target = self.steps[index]
+        if target.answer is not None:
+            if target.answer == data:
+                return index, True
+            raise AlreadyAnswered("This form was already answered with different data; answers are final.", data)
+        target.answer = check_answers(target.schema, data)
+        return index, False
+
+    def answers(self) -> dict[str, Any]:
+        """Every answered step's fields in one object (a later step's field wins on a name clash)."""
+        merged: dict[str, Any] = {}
+        for step in self.steps:
+            merged.update(step.answer or {})
+        return merged
+
+    def to_record(self) -> dict[str, Any]:
+        return {"v": 1, "id": self.form_id, "steps": [s.to_record() for s in self.steps], "metadata": self.metadata}
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> FormSession:
+        return cls(record["id"], [FormStep.from_record(s) for s in record["steps"]], record["metadata"])

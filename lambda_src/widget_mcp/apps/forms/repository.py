@@ -1,0 +1,46 @@
+"""Form sessions on the document store: one document per form, owned by the principal who was asked."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from widget_mcp.apps.forms.domain import FormSession
+from widget_mcp.storage.documents import Document, DocumentStore, time_ordered_id
+
+KIND = "form"
+DAY = 86_400
+
+
+@dataclass(frozen=True)
+class StoredForm:
+    session: FormSession
+    document: Document
+
+
+class FormRepository:
+    def __init__(self, store: DocumentStore, ttl_days: int = 7, clock: Callable[[], float] = time.time) -> None:
+        self._store = store
+        self._ttl = ttl_days * DAY
+        self._clock = clock
+
+    def new_id(self) -> str:
+        return time_ordered_id(int(self._clock() * 1000))
+
+    def load(self, owner: str, form_id: str) -> StoredForm | None:
+        doc = self._store.get(owner, KIND, form_id)
+        return None if doc is None else StoredForm(FormSession.from_record(doc.body), doc)
+
+    def create(self, owner: str, session: FormSession) -> None:
+        now = int(self._clock())
+        self._store.create(
+            owner,
+            Document(KIND, session.form_id, session.to_record(), 1, now, now, now + self._ttl),
+        )
+
+    def save(self, owner: str, stored: StoredForm, session: FormSession) -> None:
+        """Raises VersionConflict if another submit landed first."""
+        now = int(self._clock())
+        doc = stored.document.next(session.to_record(), now=now, expires_at=now + self._ttl)
+        self._store.replace(owner, doc, expected_version=stored.document.version)

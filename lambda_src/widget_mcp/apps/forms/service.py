@@ -1,0 +1,94 @@
+"""The forms use cases: ask (check and store the form), submit (validate and store the answer), read it back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from widget_mcp.apps.forms.domain import FormSession
+from widget_mcp.apps.forms.repository import FormRepository, StoredForm
+from widget_mcp.storage.documents import VersionConflict
+
+
+class FormNotFound(ValueError):
+    """No form with this id belongs to the caller (another user's form is reported the same way)."""
+
+    code = "form_not_found"
+
+    def __init__(self, form_id: str) -> None:
+        super().__init__(f"No form {form_id!r} was found for you.")
+        self.form_id = form_id
+
+
+class IdentityRequired(ValueError):
+    code = "identity_required"
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Forms are kept per user, and this call carries no user identity (an OAuth token, or the host's "
+            "openai/subject)."
+        )
+
+
+class FormChanged(ValueError):
+    code = "conflict"
+
+    def __init__(self, form_id: str) -> None:
+        super().__init__(f"Form {form_id!r} changed while this answer was sent; show it again and resubmit.")
+        self.form_id = form_id
+
+
+@dataclass(frozen=True)
+class Submitted:
+    session: FormSession
+    step: int
+    repeated: bool
+
+
+class FormService:
+    def __init__(self, forms: FormRepository) -> None:
+        self._forms = forms
+
+    def ask(
+        self,
+        owner: str | None,
+        question: object,
+        ui_schema: object,
+        title: str | None,
+        description: str | None,
+        metadata: dict[str, Any] | None,
+    ) -> FormSession:
+        session = FormSession.ask(self._forms.new_id(), question, ui_schema, title, description, metadata)
+        if owner is None:
+            raise IdentityRequired
+        self._forms.create(owner, session)
+        return session
+
+    def submit(self, owner: str | None, form_id: str, data: object, step: int | None) -> Submitted:
+        stored = self._load(owner, form_id)
+        assert owner is not None
+        session = stored.session
+        index, repeated = session.submit(data, step)
+        if repeated:
+            return Submitted(session, index, repeated=True)
+        try:
+            self._forms.save(owner, stored, session)
+        except VersionConflict as exc:
+            # Another submit landed first: answer as the stored session does (a retry, or already answered).
+            if exc.current is None:
+                raise FormNotFound(form_id) from exc
+            current = StoredForm(FormSession.from_record(exc.current.body), exc.current)
+            index, repeated = current.session.submit(data, index)
+            if not repeated:
+                raise FormChanged(form_id) from exc
+            return Submitted(current.session, index, repeated=True)
+        return Submitted(session, index, repeated=False)
+
+    def get(self, owner: str | None, form_id: str) -> FormSession:
+        return self._load(owner, form_id).session
+
+    def _load(self, owner: str | None, form_id: str) -> StoredForm:
+        stored = None if owner is None else self._forms.load(owner, form_id)
+        if stored is None:
+            raise FormNotFound(form_id)
+        return stored

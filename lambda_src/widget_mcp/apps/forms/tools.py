@@ -1,0 +1,236 @@
+"""The DGUI tools: ask_question shows a form, submit_form (widget only) stores the answer, get_form_response
+reads it back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from widget_mcp.apps.forms.domain import FormError, FormSession, InvalidAnswer
+from widget_mcp.apps.forms.service import FormChanged, FormNotFound, FormService, IdentityRequired
+from widget_mcp.toolkit import ToolBook, ToolCall, ToolError, ToolResult
+from widget_mcp.toolkit.widgets import WidgetSpec
+
+DGUI_VERSION = "0.1"
+FORM = WidgetSpec(
+    name="form",
+    entry="form",
+    title="Form",
+    description="A form the assistant asks the user to fill in; the answers come back to the conversation.",
+)
+_CAMEL = ConfigDict(validate_by_name=True, validate_by_alias=True, serialize_by_alias=True)
+_FORM_ID = Field(alias="formId", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+JsonText = str | dict[str, Any]
+
+
+class AskInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    question: JsonText = Field(
+        description="The form as a JSON Schema object (Draft-07 or 2020-12), or that object serialized as a JSON "
+        "string: type 'object' with 'properties' (titles, types, formats, enums) and 'required'."
+    )
+    ui_schema: JsonText | None = Field(
+        default=None,
+        alias="uiSchema",
+        description="Optional react-jsonschema-form uiSchema (object or JSON string), e.g. "
+        '{"departureDate": {"ui:widget": "date"}, "notes": {"ui:widget": "textarea"}}.',
+    )
+    title: str | None = Field(default=None, max_length=300, description="The form's heading.")
+    description: str | None = Field(default=None, max_length=300, description="One line under the heading.")
+    metadata: dict[str, Any] | None = Field(
+        default=None,
+        description="Optional context kept with the form. A 'next' entry ({title, description, schema, uiSchema}) "
+        "adds a follow-up step shown after this one is answered.",
+    )
+
+
+class SubmitInput(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_by_name=True, validate_by_alias=True)
+
+    form_id: str = _FORM_ID
+    data: dict[str, Any] = Field(description="The field values, as the form's schema describes them.")
+    step: int | None = Field(default=None, ge=0, le=10, description="The step answered (default: the current one).")
+
+
+class FormIdInput(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_by_name=True, validate_by_alias=True)
+
+    form_id: str = _FORM_ID
+
+
+class FormPayload(BaseModel):
+    """A `dgui_form`: what the widget renders."""
+
+    model_config = _CAMEL
+
+    type: Literal["dgui_form"] = "dgui_form"
+    form_id: str = Field(alias="formId")
+    title: str | None
+    description: str | None
+    form_schema: dict[str, Any] = Field(alias="schema")
+    ui_schema: dict[str, Any] = Field(alias="uiSchema")
+    metadata: dict[str, Any]
+
+
+class ResponsePayload(BaseModel):
+    """A `dgui_response` (the answers) or `dgui_pending` (not answered yet); `next` is the following step's form."""
+
+    model_config = _CAMEL
+
+    type: Literal["dgui_response", "dgui_pending"]
+    form_id: str = Field(alias="formId")
+    data: dict[str, Any] | None = None
+    step: int | None = Field(default=None, description="The step these answers belong to (0-based).")
+    steps: int
+    complete: bool
+    next: FormPayload | None = None
+
+
+def _owner(call: ToolCall) -> str | None:
+    return None if call.principal.is_anonymous else call.principal.key
+
+
+def form_payload(session: FormSession, index: int) -> FormPayload:
+    step = session.steps[index]
+    meta = {"version": DGUI_VERSION, **session.metadata, "step": index, "steps": len(session.steps)}
+    return FormPayload(
+        formId=session.form_id,
+        title=step.title,
+        description=step.description,
+        schema=step.schema,
+        uiSchema=step.ui_schema,
+        metadata=meta,
+    )
+
+
+def _summary(data: dict[str, Any], limit: int = 400) -> str:
+    text = "; ".join(f"{key}: {value}" for key, value in data.items())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@contextmanager
+def _dgui_errors() -> Iterator[None]:
+    """Form failures become `dgui_error` results (the seed's shape) that also carry the contract's `error`."""
+    try:
+        yield
+    except FormError as exc:
+        details: dict[str, Any] = {"type": "dgui_error", "message": exc.message, "payload": exc.payload}
+        if isinstance(exc, InvalidAnswer):
+            details["fields"] = exc.fields
+        raise ToolError(exc.message, code=exc.code, details=details) from exc
+    except (FormNotFound, IdentityRequired, FormChanged) as exc:
+        raise ToolError(
+            str(exc), code=exc.code, details={"type": "dgui_error", "message": str(exc), "payload": None}
+        ) from exc
+
+
+def build_book(service: FormService) -> ToolBook:
+    book = ToolBook()
+
+    @book.tool(
+        name="ask_question",
+        title="Ask the user with a form",
+        description=(
+            "Shows the user a form to fill in, instead of asking for several details in prose. Use it whenever "
+            "you need more than one piece of structured information, or a choice among known options: booking "
+            "or scheduling details, search filters, settings, an address, a confirmation between candidates. "
+            "Write `question` as a JSON Schema object (type 'object', properties with titles, types, formats "
+            "such as 'date' or 'email', enums, and 'required'); pass uiSchema hints for dates, text areas, radio "
+            "buttons or checkboxes. The user's answers come back in the conversation; you can also fetch them "
+            "with get_form_response and the returned formId. Never assume values the user has not given."
+        ),
+        output=FormPayload,
+        read_only=False,
+        destructive=False,
+        open_world=False,
+        invoking="Preparing a form…",
+        invoked="Form shown",
+        widget=FORM,
+    )
+    def ask_question(args: AskInput, call: ToolCall) -> ToolResult:
+        with _dgui_errors():
+            session = service.ask(
+                _owner(call), args.question, args.ui_schema, args.title, args.description, args.metadata
+            )
+        payload = form_payload(session, 0)
+        steps = len(session.steps)
+        suffix = f" (step 1 of {steps})" if steps > 1 else ""
+        return ToolResult(
+            structured=payload,
+            narration=f"Showing a form: {payload.title or 'Please fill in'}{suffix}. Form id {session.form_id}.",
+            widget_session_id=session.form_id,
+        )
+
+    @book.tool(
+        name="submit_form",
+        title="Submit a form",
+        description="Called by the form widget with the user's answers; they are checked against the form's schema.",
+        output=ResponsePayload,
+        read_only=False,
+        destructive=False,
+        open_world=False,
+        idempotent=True,
+        invoking="Sending your answers…",
+        invoked="Answers received",
+        widget_accessible=True,
+        visibility="private",
+    )
+    def submit_form(args: SubmitInput, call: ToolCall) -> ToolResult:
+        with _dgui_errors():
+            result = service.submit(_owner(call), args.form_id, args.data, args.step)
+        session, steps = result.session, len(result.session.steps)
+        answer = session.steps[result.step].answer or {}
+        following = None if session.complete else form_payload(session, session.current)
+        payload = ResponsePayload(
+            type="dgui_response",
+            formId=session.form_id,
+            data=answer,
+            step=result.step,
+            steps=steps,
+            complete=session.complete,
+            next=following,
+        )
+        title = session.steps[result.step].title or "the form"
+        narration = f"The user answered {title}: {_summary(answer)}."
+        if following is not None:
+            narration += f" Next, step {session.current + 1} of {steps}: {following.title or 'more questions'}."
+        return ToolResult(structured=payload, narration=narration, widget_session_id=session.form_id)
+
+    @book.tool(
+        name="get_form_response",
+        title="Get a form's answers",
+        description="Returns the user's answers to a form shown by ask_question, or says it is still unanswered.",
+        output=ResponsePayload,
+        read_only=True,
+        destructive=False,
+        open_world=False,
+        idempotent=True,
+        invoking="Checking the form…",
+        invoked="Form checked",
+    )
+    def get_form_response(args: FormIdInput, call: ToolCall) -> ToolResult:
+        with _dgui_errors():
+            session = service.get(_owner(call), args.form_id)
+        steps = len(session.steps)
+        if session.complete:
+            data = session.answers()
+            payload = ResponsePayload(
+                type="dgui_response", formId=session.form_id, data=data, steps=steps, complete=True
+            )
+            narration = f"The form was answered: {_summary(data)}."
+        else:
+            payload = ResponsePayload(
+                type="dgui_pending", formId=session.form_id, step=session.current, steps=steps, complete=False
+            )
+            narration = (
+                "The form has not been answered yet."
+                if session.current == 0
+                else (f"The user has answered {session.current} of {steps} steps so far.")
+            )
+        return ToolResult(structured=payload, narration=narration)
+
+    return book

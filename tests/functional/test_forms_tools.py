@@ -1,0 +1,199 @@
+"""The DGUI form tools through the official MCP client: the seed's flight booking end to end, bad schemas and
+bad answers, isolation, multi-step forms; on the in-memory store and on DynamoDB (moto)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import boto3
+import pytest
+from mcp import Client
+from mcp_types import CallToolResult
+from moto import mock_aws
+from widget_mcp.server import build_server
+from widget_mcp.settings import Settings
+from widget_mcp.storage.documents import DocumentStore
+from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
+from widget_mcp.storage.memory import InMemoryDocumentStore
+from widget_mcp.storage.table import create_state_table
+from widget_mcp.wiring import Core, build_core
+
+ALICE = {"openai/subject": "alice"}
+BOB = {"openai/subject": "bob"}
+FLIGHT = {
+    "type": "object",
+    "properties": {
+        "destinationCity": {"type": "string", "title": "Destination City", "default": "Tokyo"},
+        "departureDate": {"type": "string", "title": "Departure Date", "format": "date"},
+        "returnDate": {"type": "string", "title": "Return Date", "format": "date"},
+    },
+    "required": ["destinationCity", "departureDate"],
+}
+FLIGHT_UI = {"departureDate": {"ui:widget": "date"}, "returnDate": {"ui:widget": "date"}}
+ANSWER = {"destinationCity": "Tokyo", "departureDate": "2025-12-25", "returnDate": "2026-01-10"}
+
+
+@pytest.fixture(params=["memory", "dynamodb"])
+def store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[DocumentStore]:
+    if request.param == "memory":
+        yield InMemoryDocumentStore()
+        return
+    for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB"):
+        monkeypatch.delenv(name, raising=False)
+    with mock_aws():
+        client = boto3.client("dynamodb", region_name="eu-west-1", aws_access_key_id="t", aws_secret_access_key="t")
+        create_state_table(client, "forms-state")
+        yield DynamoDbDocumentStore(client, "forms-state")
+
+
+@pytest.fixture
+def forms_core(settings: Settings, store: DocumentStore) -> Core:
+    return build_core(settings, store=store)
+
+
+@pytest.fixture
+def client(forms_core: Core) -> Client:
+    return Client(build_server(forms_core.runtime), mode="legacy")
+
+
+def structured(result: CallToolResult) -> dict[str, Any]:
+    assert result.structured_content is not None, result.content
+    return dict(result.structured_content)
+
+
+async def ask(client: Client, meta: dict[str, str] = ALICE, **args: Any) -> CallToolResult:
+    return await client.call_tool("ask_question", args, meta=meta)
+
+
+async def test_the_seed_flight_booking_goes_from_question_to_a_stored_answer(client: Client, forms_core: Core) -> None:
+    async with client:
+        asked = await ask(
+            client,
+            question=json.dumps(FLIGHT),
+            uiSchema=json.dumps(FLIGHT_UI),
+            title="Book a Flight to Japan",
+            description="Please provide the details for your flight booking.",
+            metadata={"agent_context": "flight_booking"},
+        )
+        form_id = structured(asked)["formId"]
+        pending = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
+        missing = await client.call_tool(
+            "submit_form", {"formId": form_id, "data": {"destinationCity": "Tokyo"}}, meta=ALICE
+        )
+        still_pending = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
+        answered = await client.call_tool("submit_form", {"formId": form_id, "data": ANSWER}, meta=ALICE)
+        again = await client.call_tool("submit_form", {"formId": form_id, "data": ANSWER}, meta=ALICE)
+        changed = await client.call_tool(
+            "submit_form", {"formId": form_id, "data": {**ANSWER, "destinationCity": "Osaka"}}, meta=ALICE
+        )
+        response = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
+
+    assert structured(asked) == {
+        "type": "dgui_form",
+        "formId": form_id,
+        "title": "Book a Flight to Japan",
+        "description": "Please provide the details for your flight booking.",
+        "schema": FLIGHT,
+        "uiSchema": FLIGHT_UI,
+        "metadata": {"version": "0.1", "agent_context": "flight_booking", "step": 0, "steps": 1},
+    }
+    assert asked.content[0].text.startswith("Showing a form: Book a Flight to Japan.")  # type: ignore[union-attr]
+    assert asked.meta == {"openai/widgetSessionId": form_id}
+    assert structured(pending) == structured(still_pending)
+    assert structured(pending) == {
+        "type": "dgui_pending",
+        "formId": form_id,
+        "data": None,
+        "step": 0,
+        "steps": 1,
+        "complete": False,
+        "next": None,
+    }
+    assert missing.is_error
+    assert structured(missing)["type"] == "dgui_error"
+    assert structured(missing)["fields"] == {"departureDate": "This field is required."}
+    assert structured(missing)["payload"] == {"destinationCity": "Tokyo"}
+    assert structured(missing)["error"]["code"] == "invalid_answer"
+    assert structured(answered) == {
+        "type": "dgui_response",
+        "formId": form_id,
+        "data": ANSWER,
+        "step": 0,
+        "steps": 1,
+        "complete": True,
+        "next": None,
+    }
+    assert again == answered
+    assert structured(changed)["error"]["code"] == "already_answered"
+    assert structured(response) == {**structured(answered), "step": None}
+
+
+@pytest.mark.parametrize(
+    ("question", "message"),
+    [
+        ({"type": "object"}, "Invalid JSON schema. Missing 'properties' field."),
+        ('{"type": "object", "properties": ', "Invalid JSON in question"),
+        ({"type": "object", "properties": {"a": {"type": "text"}}}, "Invalid JSON schema at properties/a/type"),
+        ("[1, 2]", "The question must be a JSON object, not list."),
+    ],
+)
+async def test_a_question_that_is_not_a_form_schema_gets_a_dgui_error_naming_the_problem(
+    client: Client, question: Any, message: str
+) -> None:
+    async with client:
+        result = await ask(client, question=question)
+
+    assert result.is_error
+    body = structured(result)
+    assert body["type"] == "dgui_error"
+    assert body["message"].startswith(message)
+    assert body["payload"] == question
+    assert body["error"] == {"code": "invalid_schema", "message": body["message"]}
+
+
+async def test_another_users_form_is_not_found_and_an_anonymous_caller_cannot_ask(client: Client) -> None:
+    async with client:
+        form_id = structured(await ask(client, question=FLIGHT))["formId"]
+        theirs = await client.call_tool("get_form_response", {"formId": form_id}, meta=BOB)
+        submit = await client.call_tool("submit_form", {"formId": form_id, "data": ANSWER}, meta=BOB)
+        anonymous = await client.call_tool("ask_question", {"question": FLIGHT})
+        mine = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
+
+    assert structured(theirs)["error"]["code"] == structured(submit)["error"]["code"] == "form_not_found"
+    assert structured(anonymous)["error"]["code"] == "identity_required"
+    assert structured(mine)["type"] == "dgui_pending"
+
+
+async def test_a_two_step_form_shows_the_next_step_and_keeps_both_answers(client: Client) -> None:
+    passengers = {"type": "object", "properties": {"adults": {"type": "integer", "minimum": 1}}, "required": ["adults"]}
+    async with client:
+        asked = await ask(
+            client, question=FLIGHT, title="Flight", metadata={"next": {"title": "Who flies", "schema": passengers}}
+        )
+        form_id = structured(asked)["formId"]
+        first = await client.call_tool("submit_form", {"formId": form_id, "data": ANSWER}, meta=ALICE)
+        halfway = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
+        second = await client.call_tool("submit_form", {"formId": form_id, "data": {"adults": 2}}, meta=ALICE)
+        done = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
+
+    assert structured(asked)["metadata"]["steps"] == 2
+    assert structured(first)["complete"] is False
+    assert structured(first)["next"]["title"] == "Who flies"
+    assert structured(first)["next"]["schema"] == passengers
+    assert (structured(halfway)["type"], structured(halfway)["step"]) == ("dgui_pending", 1)
+    assert structured(second)["complete"] is True
+    assert structured(done)["data"] == {**ANSWER, "adults": 2}
+
+
+async def test_form_tools_declare_visibility_and_the_form_template(client: Client, forms_core: Core) -> None:
+    async with client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+
+    ask_meta, submit_meta = tools["ask_question"].meta or {}, tools["submit_form"].meta or {}
+    assert ask_meta["openai/outputTemplate"] == forms_core.runtime.template_uri("form")
+    assert (submit_meta["openai/visibility"], submit_meta["ui"]["visibility"]) == ("private", ["app"])
+    assert submit_meta["openai/widgetAccessible"] is True
+    assert tools["get_form_response"].annotations is not None
+    assert tools["get_form_response"].annotations.read_only_hint is True
