@@ -84,12 +84,11 @@ $(CDK): infra/package.json infra/package-lock.json
 asset: $(VENV)/.synced
 	$(PY) -m infra.asset_build
 
-synth: $(VENV)/.synced $(CDK)
+synth: $(VENV)/.synced $(CDK) $(WIDGET_STAMP)
 	$(CDK_ENV) $(CDK) synth --quiet --no-notices $(CDK_ARGS)
 
-# Synth only warns without built bundles; deploying without them would ship templates naming missing files.
-deploy: $(VENV)/.synced $(CDK)
-	@test -f widget_bundles/dist/manifest.json || { echo "build widget_bundles/ first (dist/manifest.json)" >&2; exit 2; }
+# The bundles are built first: the function's templates name their hashed files, the CDN serves them.
+deploy: $(VENV)/.synced $(CDK) $(WIDGET_STAMP)
 	$(CDK_ENV) $(CDK) deploy --no-notices $(CDK_ARGS)
 
 check-app: $(VENV)/.synced
