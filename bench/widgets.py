@@ -14,11 +14,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import os
 import statistics
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,21 +22,11 @@ from typing import Any
 from urllib.parse import quote
 
 from playwright.sync_api import Browser, sync_playwright
+from widget_mcp.local.chromium import CHROMIUM, CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "widget_bundles" / "dist"
-BUDGETS_KB = {"chess-board": 60.0, "display": 40.0}
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+BUDGETS_KB = {"chess-board": 60.0, "display": 40.0, "form": 120.0}
 
 
 def gzip_kb(entry: dict[str, Any]) -> tuple[float, int]:
@@ -51,26 +37,10 @@ def gzip_kb(entry: dict[str, Any]) -> tuple[float, int]:
 
 @contextmanager
 def dev_server() -> Iterator[str]:
-    sys.path.insert(0, str(ROOT / "lambda_src"))
-    from widget_mcp.local.aws import free_port
+    from widget_mcp.local.process import local_server
 
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "ALLOWED_HOSTS", "WIDGET_"))}
-    env.update({"PORT": str(port), "PYTHONPATH": str(ROOT / "lambda_src"), "TABLE_NAME": "bench-state"})
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "widget_mcp.local"], cwd=ROOT, env=env, text=True, stdout=subprocess.PIPE
-    )
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 30
-    while "Press Ctrl-C" not in (line := proc.stdout.readline()):
-        if not line or time.monotonic() > deadline:
-            proc.kill()
-            raise SystemExit("the local server did not start")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.kill()
-        proc.wait(10)
+    with local_server("bench-state") as server:
+        yield server.base
 
 
 def first_render_ms(browser: Browser, url: str, selector: str, mark: str) -> float:
@@ -105,7 +75,7 @@ def main() -> None:
         "display host first render": ("display_demo", {"message": "bench"}, "[data-widget]", "wm:display-rendered"),
     }
     with dev_server() as base, sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
         try:
             print(f"\n{'measure (frame start → render)':32} {'median':>10} {'min':>9} {'max':>9}  runs")
             for label, (tool, tool_args, selector, mark) in cases.items():

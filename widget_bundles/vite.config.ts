@@ -2,9 +2,14 @@
 // server reads: {"entries": {"<entry>": {"js": "...", "css": [...], "imports": [...]}}} (paths relative to dist/).
 import { defineConfig, type Plugin } from "vite";
 
+const preact = (path: string): string => decodeURIComponent(new URL(`./node_modules/preact/${path}`, import.meta.url).pathname);
+
+const local = (path: string): string => decodeURIComponent(new URL(`./${path}`, import.meta.url).pathname);
+
 const ENTRIES = {
   display: "src/display/main.ts",
   "chess-board": "src/chess/main.ts",
+  form: "src/form/main.ts",
   playground: "src/playground/main.ts",
 };
 
@@ -51,6 +56,21 @@ export default defineConfig({
   base: "./",
   logLevel: "warn",
   plugins: [widgetManifest()],
+  // The form widget's RJSF is written against React; Preact's compat layer runs it for a fraction of the size.
+  // Preact is taken from its unminified sources: its minified build names its diff function `z`, which the
+  // `manualPureFunctions: ["z"]` below (meant for zod) would otherwise drop, rendering nothing.
+  resolve: {
+    alias: [
+      { find: /^react-dom\/client$/, replacement: preact("compat/client.mjs") },
+      { find: /^(react|react-dom|preact\/compat)$/, replacement: preact("compat/src/index.js") },
+      { find: /^(react|preact)\/jsx-(dev-)?runtime$/, replacement: preact("jsx-runtime/src/index.js") },
+      { find: /^preact\/hooks$/, replacement: preact("hooks/src/index.js") },
+      { find: /^preact$/, replacement: preact("src/index.js") },
+      // RJSF's markdown rendering, replaced by plain text (src/form/plain-text.ts says why).
+      { find: /^markdown-to-jsx(\/react)?$/, replacement: local("src/form/plain-text.ts") },
+      { find: /^fast-uri$/, replacement: local("src/form/uri.ts") },
+    ],
+  },
   build: {
     outDir: "dist",
     emptyOutDir: true,
@@ -60,10 +80,15 @@ export default defineConfig({
     reportCompressedSize: false,
     rollupOptions: {
       input: ENTRIES,
+      // RJSF marks its hooks "use client" (a React Server Components hint, meaningless in a widget bundle).
+      onwarn(warning, warn) {
+        if (warning.code !== "MODULE_LEVEL_DIRECTIVE") warn(warning);
+      },
       // The MCP SDK packages are pre-bundled barrels: treating them as side-effect free and zod's schema
       // builders as pure lets unused parts drop out (a few KB of gzip on every widget).
+      // Preact installs its hooks and compat layer by assigning to `options` when its modules load: keep those.
       treeshake: {
-        moduleSideEffects: (id: string) => !id.includes("node_modules"),
+        moduleSideEffects: (id: string) => !id.includes("node_modules") || /node_modules[\\/]preact[\\/]/.test(id),
         manualPureFunctions: ["z"],
       },
       output: {

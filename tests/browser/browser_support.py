@@ -14,17 +14,6 @@ import httpx
 from playwright.sync_api import FrameLocator, Locator, Page, expect
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SUBJECT = "playground-user"  # what the playground sends as `openai/subject`
 _ids = itertools.count(1)
 

@@ -8,20 +8,18 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import CHROMIUM, CHROMIUM_ARGS, ROOT, DevServer
+from browser_support import ROOT, DevServer
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
-from widget_mcp.local.aws import free_port
+from widget_mcp.local.chromium import CHROMIUM, CHROMIUM_ARGS
+from widget_mcp.local.process import local_server
 
 ARTIFACTS = Path(os.environ.get("BROWSER_ARTIFACTS", ROOT / "build" / "browser-artifacts"))
 MANIFEST = ROOT / "widget_bundles" / "dist" / "manifest.json"
-REQUIRED_ENTRIES = ("display", "chess-board", "playground")
+REQUIRED_ENTRIES = ("display", "chess-board", "form", "playground")
 
 
 @pytest.hookimpl(wrapper=True)
@@ -39,32 +37,9 @@ def dev_server() -> Iterator[DevServer]:
     missing = [e for e in REQUIRED_ENTRIES if f'"{e}"' not in manifest]
     if missing:
         pytest.fail(f"widget bundles lack entries {missing}: run `make widgets`", pytrace=False)
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "ALLOWED_HOSTS", "WIDGET_"))}
-    env.update({"PORT": str(port), "PYTHONPATH": str(ROOT / "lambda_src"), "TABLE_NAME": "browser-state"})
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "widget_mcp.local"],
-        cwd=ROOT,
-        env=env,
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    assert proc.stdout is not None
-    output: list[str] = []
-    deadline = time.monotonic() + 30
-    while not any("Press Ctrl-C" in line for line in output):
-        line = proc.stdout.readline()
-        if not line or time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError("dev server did not start:\n" + "".join(output))
-        output.append(line)
-    assert re.search(r"playground\s+http://127\.0\.0\.1:\d+/playground", "".join(output))
-    try:
-        yield DevServer(f"http://127.0.0.1:{port}")
-    finally:
-        proc.kill()
-        proc.communicate(timeout=10)
+    with local_server("browser-state") as server:
+        assert re.search(r"playground\s+http://127\.0\.0\.1:\d+/playground", "".join(server.output))
+        yield DevServer(server.base)
 
 
 # Playwright's sync API keeps an event loop running in this thread while it is open, which would stop the
@@ -79,7 +54,7 @@ def playwright() -> Iterator[Playwright]:
 def browser(playwright: Playwright) -> Iterator[Browser]:
     if not Path(CHROMIUM).is_file():
         pytest.fail(f"Chromium is missing at {CHROMIUM}: apt-get install chromium (.ci/run does)", pytrace=False)
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
     yield browser
     browser.close()
 

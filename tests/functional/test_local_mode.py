@@ -2,60 +2,28 @@
 
 from __future__ import annotations
 
-import os
 import re
 import signal
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import boto3
 import httpx
 import pytest
 from mcp import Client
-from widget_mcp.local.aws import free_port
-
-ROOT = Path(__file__).resolve().parents[2]
+from widget_mcp.local.process import LocalServer, local_server
 
 
 class DevServer:
-    def __init__(self, proc: subprocess.Popen[str], base: str, aws: str, output: list[str]) -> None:
-        self.proc, self.base, self.aws, self.output = proc, base, aws, output
+    def __init__(self, server: LocalServer, aws: str) -> None:
+        self.proc, self.base, self.aws, self.output = server.proc, server.base, aws, server.output
 
 
 @pytest.fixture
 def dev_server() -> Iterator[DevServer]:
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "ALLOWED_HOSTS", "WIDGET_"))}
-    env.update({"PORT": str(port), "PYTHONPATH": f"{ROOT / 'lambda_src'}", "TABLE_NAME": "dev-state"})
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "widget_mcp.local"],
-        cwd=ROOT,
-        env=env,
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    assert proc.stdout is not None
-    output: list[str] = []
-    deadline = time.monotonic() + 30
-    while not any("Press Ctrl-C" in line for line in output):
-        line = proc.stdout.readline()
-        if not line or time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError("dev server did not start:\n" + "".join(output))
-        output.append(line)
-    aws = re.search(r"AWS \(moto\)\s+(\S+)", "".join(output))
-    assert aws is not None
-    server = DevServer(proc, f"http://127.0.0.1:{port}", aws.group(1), output)
-    try:
-        yield server
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(10)
+    with local_server("dev-state") as server:
+        aws = re.search(r"AWS \(moto\)\s+(\S+)", "".join(server.output))
+        assert aws is not None
+        yield DevServer(server, aws.group(1))
 
 
 async def test_dev_server_prints_its_urls_serves_mcp_and_stops_cleanly_on_ctrl_c(dev_server: DevServer) -> None:

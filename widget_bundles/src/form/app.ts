@@ -1,0 +1,154 @@
+// The form widget's UI: a DGUI form rendered with RJSF, answered through `submit_form` (the server is the
+// authority on validity), step after step, ending in a follow-up message to the conversation.
+// No JSX (the project's tsconfig has none): createElement as `h`. Every model string is a text child.
+
+import { createElement as h, useState, type ReactNode } from "react";
+// The Form itself, not the package index: that also exports a test registry importing @rjsf/validator-ajv8.
+import Form, { type IChangeEvent } from "@rjsf/core/lib/components/Form.js";
+import type { ErrorSchema, RJSFValidationError, UiSchema } from "@rjsf/utils";
+import type { Host, ToolResult } from "../shared/bridge";
+import { isRecord } from "../shared/dom";
+import { parseError, parseForm, summarise, toErrorSchema, type DguiError, type FormPayload, type Json } from "./payload";
+import { validator } from "./validator";
+
+export type Phase = "ready" | "sending" | "sent" | "error";
+
+export interface Answered {
+  title: string;
+  summary: string;
+}
+
+export interface Saved {
+  formId: string;
+  complete: boolean;
+  step: number;
+  form?: FormPayload;
+  answered: Answered[];
+}
+
+interface Props {
+  host: Host;
+  initial: FormPayload;
+  saved: Saved | null;
+}
+
+const REQUIRED = "This field is required.";
+
+/** Client-side messages in the server's words, so a field reads the same whichever side caught it. */
+function transformErrors(errors: RJSFValidationError[]): RJSFValidationError[] {
+  return errors.map((error) => (error.name === "required" ? { ...error, message: REQUIRED, stack: REQUIRED } : error));
+}
+
+export function followUp(formTitle: string, formId: string, answered: Answered[]): string {
+  const body = answered.map((a) => (answered.length > 1 && a.title ? `${a.title} — ${a.summary}` : a.summary)).join(" | ");
+  return `I filled in the form${formTitle ? ` "${formTitle}"` : ""} (form ${formId}): ${body}`;
+}
+
+export function FormApp({ host, initial, saved }: Props): ReactNode {
+  const resumed = saved && saved.formId === initial.formId ? saved : null;
+  const [form, setForm] = useState<FormPayload>(resumed?.form ?? initial);
+  const [phase, setPhase] = useState<Phase>(resumed?.complete ? "sent" : "ready");
+  const [data, setData] = useState<Json | undefined>(undefined);
+  const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>(undefined);
+  const [notice, setNotice] = useState<DguiError | null>(null);
+  const [answered, setAnswered] = useState<Answered[]>(resumed?.answered ?? []);
+
+  const save = (state: Saved): void => host.setWidgetState({ ...state });
+
+  const submit = async (event: IChangeEvent<Json>): Promise<void> => {
+    const formData = isRecord(event.formData) ? event.formData : {};
+    setData(formData);
+    setPhase("sending");
+    setNotice(null);
+    let result: ToolResult;
+    try {
+      result = await host.callTool("submit_form", { formId: form.formId, data: formData, step: form.step });
+    } catch (error) {
+      setNotice({ code: "bridge", message: `Could not send the answers: ${String(error)}`, fields: {} });
+      setPhase("error");
+      return;
+    }
+    const sc = result.structuredContent ?? {};
+    if (result.isError || sc.type !== "dgui_response") {
+      const problem = parseError(sc, result.content?.find((c) => c.text)?.text ?? "The answers were not accepted.");
+      setExtraErrors(Object.keys(problem.fields).length ? (toErrorSchema(problem.fields) as ErrorSchema) : undefined);
+      setNotice(problem);
+      setPhase("error");
+      return;
+    }
+    setExtraErrors(undefined);
+    const answer = isRecord(sc.data) ? sc.data : formData;
+    const done = [...answered, { title: form.title, summary: summarise(form.schema, answer) }];
+    setAnswered(done);
+    const next = parseForm(sc.next);
+    if (next && sc.complete !== true) {
+      setForm(next);
+      setData(undefined);
+      setPhase("ready");
+      // widgetState is shown to the model in ChatGPT: keep the next step's form there only when it is small.
+      const small = JSON.stringify(next).length <= 4000;
+      save({ formId: form.formId, complete: false, step: next.step, ...(small ? { form: next } : {}), answered: done });
+      return;
+    }
+    setPhase("sent");
+    save({ formId: form.formId, complete: true, step: form.step, answered: done });
+    try {
+      await host.sendMessage(followUp(initial.title, form.formId, done));
+    } catch (error) {
+      setNotice({ code: "message", message: `Sent, but the conversation was not told: ${String(error)}`, fields: {} });
+    }
+  };
+
+  const header: ReactNode[] = [];
+  if (form.title) header.push(h("h2", { key: "t", className: "wm-form-title", "data-testid": "form-title" }, form.title));
+  if (form.description) {
+    header.push(h("p", { key: "d", className: "wm-form-description wm-muted", "data-testid": "form-description" }, form.description));
+  }
+  if (form.steps > 1 && phase !== "sent") {
+    header.push(h("p", { key: "s", className: "wm-form-step wm-muted", "data-testid": "form-step" }, `Step ${form.step + 1} of ${form.steps}`));
+  }
+
+  let body: ReactNode;
+  if (phase === "sent") {
+    body = h(
+      "div",
+      { className: "wm-form-sent", role: "status", "data-testid": "form-sent" },
+      h("p", { className: "wm-form-thanks" }, "Thanks — sent"),
+      ...answered.map((a, i) => h("p", { key: i, className: "wm-muted wm-form-summary" }, a.summary)),
+    );
+  } else {
+    body = h(Form<Json>, {
+      key: `${form.formId}:${form.step}`,
+      schema: form.schema,
+      uiSchema: { ...form.uiSchema, "ui:submitButtonOptions": { submitText: form.step + 1 < form.steps ? "Next" : "Send" } } as UiSchema,
+      formData: data,
+      validator,
+      extraErrors,
+      transformErrors,
+      showErrorList: false,
+      noHtml5Validate: true,
+      disabled: phase === "sending",
+      onChange: (e: IChangeEvent<Json>) => {
+        setData(isRecord(e.formData) ? e.formData : undefined);
+        if (extraErrors) setExtraErrors(undefined); // the server's verdict was on the old values
+      },
+      onError: () => undefined, // shown inline already; RJSF would also log them to the console
+      onSubmit: (e: IChangeEvent<Json>) => void submit(e),
+    });
+  }
+
+  return h(
+    "div",
+    {
+      className: "wm-form",
+      "data-state": phase,
+      "data-form-id": form.formId,
+      "data-step": String(form.step),
+    },
+    ...header,
+    notice
+      ? h("p", { key: "n", className: "wm-error", role: "alert", "data-testid": "form-message", "data-code": notice.code }, notice.message)
+      : null,
+    body,
+  );
+}

@@ -1,0 +1,54 @@
+// The DGUI form widget (entry `form`): renders ask_question's `dgui_form` with RJSF and answers through
+// submit_form. Hosts deliver the tool result through the shared bridge, like every other widget.
+
+import "../shared/base.css";
+import "./form.css";
+import { createElement } from "react";
+import { createRoot, type Root } from "react-dom/client";
+import { startWidget, type Host, type ToolResult } from "../shared/bridge";
+import { el, isRecord } from "../shared/dom";
+import { FormApp, type Saved } from "./app";
+import { parseError, parseForm } from "./payload";
+
+const container = document.getElementById("root");
+let reactRoot: Root | null = null;
+let shownFormId: string | null = null;
+
+function savedState(host: Host): Saved | null {
+  const state = host.widgetState();
+  return isRecord(state) && typeof state.formId === "string" && Array.isArray(state.answered) ? (state as unknown as Saved) : null;
+}
+
+function show(root: HTMLElement, host: Host, result: ToolResult): void {
+  const form = parseForm(result.structuredContent);
+  if (!form) {
+    reactRoot?.unmount();
+    reactRoot = null;
+    shownFormId = null;
+    const problem = parseError(result.structuredContent, result.content?.find((c) => c.text)?.text ?? "This result has no form to show.");
+    root.replaceChildren(el("p", { class: "wm-error", role: "alert", "data-testid": "form-message", "data-code": problem.code }, problem.message));
+    return;
+  }
+  if (form.formId === shownFormId) return; // the same form delivered again (both bridges, globals updates)
+  shownFormId = form.formId;
+  reactRoot?.unmount();
+  root.replaceChildren();
+  reactRoot = createRoot(root);
+  reactRoot.render(createElement(FormApp, { key: form.formId, host, initial: form, saved: savedState(host) }));
+  requestAnimationFrame(() => performance.mark("wm:form-rendered"));
+}
+
+if (container) {
+  container.replaceChildren(el("p", { class: "wm-muted" }, "Waiting for the form…"));
+  const host: Host = startWidget({
+    name: "form",
+    onResult: (result) => {
+      try {
+        show(container, host, result);
+      } catch (error) {
+        console.error("form widget:", error);
+        container.replaceChildren(el("p", { class: "wm-error", role: "alert", "data-testid": "form-message", "data-code": "render" }, `The form could not be shown: ${String(error)}`));
+      }
+    },
+  });
+}
