@@ -20,16 +20,13 @@ defer_package_init(*DEFERRED_PACKAGES)
 
 from widget_mcp.settings import get_settings  # noqa: E402 - after the deferral on purpose
 from widget_mcp.transport.lambda_events import EventError, parse_event, to_response  # noqa: E402
-from widget_mcp.wiring import build_core  # noqa: E402
+from widget_mcp.wiring import build_core, prepare_snapshot  # noqa: E402
 
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
 
 core = build_core(get_settings())
 if os.environ.get("AWS_LAMBDA_INITIALIZATION_TYPE") == "snap-start":
-    # The snapshot holds the initialised process: import boto3 and make the client there, not after restore.
-    connect = getattr(core.store, "connect", None)
-    if connect is not None:
-        connect()
+    prepare_snapshot(core)  # the snapshot holds the initialised process: pay for lazy imports there
 _logger = core.observability.logger
 # One loop for the container's life, shared with Mangum (which uses the current loop).
 _loop = asyncio.new_event_loop()

@@ -32,16 +32,20 @@ def test_the_handler_import_leaves_out_client_and_mcpserver_yet_they_still_impor
     }
 
 
-def _boto3_loaded_at_init(extra_env: dict[str, str]) -> bool:
-    probe = "import sys, widget_mcp.handler; print('boto3' in sys.modules)"
+def _lazy_libraries_loaded_at_init(extra_env: dict[str, str]) -> list[bool]:
+    probe = (
+        "import sys, json, widget_mcp.handler; print(json.dumps([m in sys.modules for m in ('boto3', 'jsonschema')]))"
+    )
     env = {k: v for k, v in os.environ.items() if k != "AWS_LAMBDA_INITIALIZATION_TYPE"}
     env |= {"PYTHONPATH": str(ROOT / "lambda_src"), "ALLOWED_HOSTS": "api.example.com", **extra_env}
     out = subprocess.run(
         [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True, timeout=60
     ).stdout
-    return out.strip().splitlines()[-1] == "True"
+    loaded: list[bool] = json.loads(out.strip().splitlines()[-1])
+    return loaded
 
 
-def test_boto3_loads_on_first_use_but_before_the_snapshot_under_snapstart() -> None:
-    assert _boto3_loaded_at_init({}) is False
-    assert _boto3_loaded_at_init({"AWS_LAMBDA_INITIALIZATION_TYPE": "snap-start", "AWS_DEFAULT_REGION": "eu-west-1"})
+def test_boto3_and_jsonschema_load_on_first_use_but_before_the_snapshot_under_snapstart() -> None:
+    assert _lazy_libraries_loaded_at_init({}) == [False, False]
+    snap_start = {"AWS_LAMBDA_INITIALIZATION_TYPE": "snap-start", "AWS_DEFAULT_REGION": "eu-west-1"}
+    assert _lazy_libraries_loaded_at_init(snap_start) == [True, True]

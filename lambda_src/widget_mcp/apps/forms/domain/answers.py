@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from jsonschema import FormatChecker
-from jsonschema.validators import validator_for
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from widget_mcp.apps.forms.domain.errors import InvalidAnswer
 
-_FORMATS = FormatChecker()
+if TYPE_CHECKING:
+    from jsonschema import FormatChecker
+
+
+@cache
+def _formats() -> FormatChecker:
+    from jsonschema import FormatChecker  # imported on first use, like in schema.py
+
+    return FormatChecker()
 
 
 def field_errors(schema: dict[str, Any], data: dict[str, Any]) -> dict[str, str]:
     """{field path: message} for each way `data` breaks `schema` (formats included); empty when it is valid."""
-    validator = validator_for(schema)(schema, format_checker=_FORMATS)
+    from jsonschema.validators import validator_for
+
+    validator = validator_for(schema)(schema, format_checker=_formats())
     errors: dict[str, str] = {}
     for error in sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path)):
         path = ".".join(str(p) for p in error.absolute_path)

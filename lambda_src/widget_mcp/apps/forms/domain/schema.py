@@ -9,21 +9,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from jsonschema import Draft7Validator, Draft202012Validator
-from jsonschema.exceptions import SchemaError
-from jsonschema.validators import validator_for
-
 from widget_mcp.apps.forms.domain.errors import InvalidSchema
 
 MAX_SCHEMA_BYTES = 32 * 1024
 MAX_UI_SCHEMA_BYTES = 16 * 1024
 MAX_DEPTH = 12
 MAX_PROPERTIES = 100
-# A schema names its dialect in `$schema`; these are the ones we accept (RJSF's validator speaks both).
-DIALECTS = {
-    "http://json-schema.org/draft-07/schema": Draft7Validator,
-    "https://json-schema.org/draft/2020-12/schema": Draft202012Validator,
-}
+# A schema names its dialect in `$schema`; these are the ones we accept (the form widget's validator speaks both).
+DIALECTS = ("http://json-schema.org/draft-07/schema", "https://json-schema.org/draft/2020-12/schema")
 
 
 def read_json_object(value: object, what: str) -> dict[str, Any]:
@@ -53,6 +46,11 @@ def _size(value: object) -> int:
 
 def check_form_schema(schema: dict[str, Any]) -> None:
     """Raise InvalidSchema naming the problem."""
+    # jsonschema costs ~0.1 s of import: paid by the first form, not by every cold start.
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+    from jsonschema.validators import validator_for
+
     if _size(schema) > MAX_SCHEMA_BYTES:
         raise InvalidSchema(f"Invalid JSON schema. It is larger than {MAX_SCHEMA_BYTES // 1024} KB.", schema)
     if _depth(schema) > MAX_DEPTH:
