@@ -22,18 +22,18 @@ def test_a_complete_flight_answer_is_accepted_unchanged() -> None:
         (
             FLIGHT,
             {"destinationCity": "Tokyo", "departureDate": "next tuesday"},
-            {"departureDate": "'next tuesday' is not a 'date'."},
+            {"departureDate": "Enter a valid date (YYYY-MM-DD)."},
         ),
         (
             FLIGHT,
             {"destinationCity": 7, "departureDate": "2025-12-25"},
-            {"destinationCity": "7 is not of type 'string'."},
+            {"destinationCity": "This must be text."},
         ),
-        (EXAMPLES["used_car"], {"maxPrice": 20000}, {"maxPrice": "20000 is greater than the maximum of 15000."}),
+        (EXAMPLES["used_car"], {"maxPrice": 20000}, {"maxPrice": "This must be at most 15000."}),
         (
             EXAMPLES["getaway"],
             {"destination": "Rome", "accommodation": "castle"},
-            {"accommodation": "'castle' is not one of ['hotel', 'apartment', 'camping']."},
+            {"accommodation": "Choose one of: hotel, apartment, camping."},
         ),
         (
             EXAMPLES["address"],
@@ -43,7 +43,7 @@ def test_a_complete_flight_answer_is_accepted_unchanged() -> None:
         (
             EXAMPLES["meeting"],
             {"title": "Q3", "date": "2026-01-01T10:00:00Z", "attendees": ["nope"]},
-            {"attendees.0": "'nope' is not a 'email'."},
+            {"attendees.0": "Enter a valid email address."},
         ),
     ],
 )
