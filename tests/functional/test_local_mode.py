@@ -28,7 +28,7 @@ def dev_server() -> Iterator[DevServer]:
 
 async def test_dev_server_prints_its_urls_serves_mcp_and_stops_cleanly_on_ctrl_c(dev_server: DevServer) -> None:
     banner = "".join(dev_server.output)
-    for url in ("/mcp", "/healthz", "/widgets/"):
+    for url in ("/mcp", "/healthz", "/widgets/manifest.json", "/playground", "/events"):
         assert f"{dev_server.base}{url}" in banner
     async with httpx.AsyncClient() as http:
         assert (await http.get(f"{dev_server.base}/healthz")).json()["status"] == "ok"

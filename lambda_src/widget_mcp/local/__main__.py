@@ -53,7 +53,7 @@ def main() -> int:
             "widget-mcp local mode\n"
             f"  MCP endpoint   {base}/mcp\n"
             f"  health         {base}/healthz\n"
-            f"  widgets        {base}/widgets/\n"
+            f"  widgets        {base}/widgets/manifest.json\n"
             f"  playground     {base}/playground\n"
             f"  events (SSE)   {base}/events\n"
             f"  AWS (moto)     {aws.endpoint_url}  table {settings.table_name}\n"
