@@ -45,6 +45,18 @@ class InvalidArguments(ToolError):
     code = "invalid_arguments"
 
 
+class IdentityRequired(ToolError):
+    """A tool that keeps data per user was called without any user identity; anonymous callers own nothing."""
+
+    code = "identity_required"
+
+    def __init__(self, what: str) -> None:
+        super().__init__(
+            f"{what} are kept per user, and this call carries no user identity (an OAuth token, or the host's "
+            "openai/subject). Sign in, or use a host that identifies its user."
+        )
+
+
 class ServiceUnavailable(ToolError):
     """A dependency (e.g. DynamoDB) failed in a way that is worth retrying; nothing was written."""
 

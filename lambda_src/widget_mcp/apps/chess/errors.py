@@ -28,15 +28,3 @@ class MoveConflict(ValueError):
         )
         self.current = current
         self.expected_ply = expected_ply
-
-
-class IdentityRequired(ValueError):
-    """Games belong to a user; a call without any user identity cannot own one."""
-
-    code = "identity_required"
-
-    def __init__(self) -> None:
-        super().__init__(
-            "Games are saved per user, and this call carries no user identity (an OAuth token, or the host's "
-            "openai/subject). Sign in, or use a host that identifies its user."
-        )

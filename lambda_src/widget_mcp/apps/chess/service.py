@@ -11,9 +11,10 @@ from time import perf_counter
 from typing import Any
 
 from widget_mcp.apps.chess.domain import ChessError, Color, EngineResult, Game, Opponent, play_engine_reply
-from widget_mcp.apps.chess.errors import GameNotFound, IdentityRequired, MoveConflict
+from widget_mcp.apps.chess.errors import GameNotFound, MoveConflict
 from widget_mcp.apps.chess.repository import GameRepository, GameSummary, StoredGame
 from widget_mcp.storage.documents import VersionConflict
+from widget_mcp.toolkit.errors import IdentityRequired
 
 ENGINE_NAME = "widget-mcp alpha-beta"
 
@@ -67,7 +68,7 @@ class ChessService:
 
     def new_game(self, owner: str | None, *, color: Color, opponent: Opponent, fen: str | None) -> GameView:
         if owner is None:
-            raise IdentityRequired
+            raise IdentityRequired("Games")
         game = Game(self._games.new_id(), opponent=opponent, player_color=color, fen=fen)
         analysis = self._engine_reply(game)
         self._games.create(owner, game, analysis)

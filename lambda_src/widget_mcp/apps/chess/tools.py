@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from widget_mcp.apps.chess import views
 from widget_mcp.apps.chess.domain import ChessError, InvalidRecord
-from widget_mcp.apps.chess.errors import GameNotFound, IdentityRequired, MoveConflict
+from widget_mcp.apps.chess.errors import GameNotFound, MoveConflict
 from widget_mcp.apps.chess.service import ChessService, GameView, MoveRequest
 from widget_mcp.toolkit import DISPLAY_HOST, ToolBook, ToolCall, ToolError, ToolResult
 from widget_mcp.toolkit.results import WIDGET_SESSION_KEY
@@ -117,7 +117,7 @@ def _chess_errors() -> Iterator[None]:
             details=views.game_state(exc.current).model_dump(mode="json"),
             meta={**views.game_meta(current), WIDGET_SESSION_KEY: exc.current.game_id},
         ) from exc
-    except (ChessError, GameNotFound, IdentityRequired) as exc:
+    except (ChessError, GameNotFound) as exc:
         raise ToolError(str(exc), code=exc.code) from exc
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from widget_mcp.apps.forms.domain import FormSession
 from widget_mcp.apps.forms.repository import FormRepository, StoredForm
 from widget_mcp.storage.documents import VersionConflict
+from widget_mcp.toolkit.errors import IdentityRequired
 
 
 class FormNotFound(ValueError):
@@ -18,16 +19,6 @@ class FormNotFound(ValueError):
     def __init__(self, form_id: str) -> None:
         super().__init__(f"No form {form_id!r} was found for you.")
         self.form_id = form_id
-
-
-class IdentityRequired(ValueError):
-    code = "identity_required"
-
-    def __init__(self) -> None:
-        super().__init__(
-            "Forms are kept per user, and this call carries no user identity (an OAuth token, or the host's "
-            "openai/subject)."
-        )
 
 
 class FormChanged(ValueError):
@@ -60,7 +51,7 @@ class FormService:
     ) -> FormSession:
         session = FormSession.ask(self._forms.new_id(), question, ui_schema, title, description, metadata)
         if owner is None:
-            raise IdentityRequired
+            raise IdentityRequired("Forms")
         self._forms.create(owner, session)
         return session
 

@@ -10,8 +10,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from widget_mcp.apps.forms.domain import FormError, FormSession, InvalidAnswer
-from widget_mcp.apps.forms.service import FormChanged, FormNotFound, FormService, IdentityRequired
+from widget_mcp.apps.forms.service import FormChanged, FormNotFound, FormService
 from widget_mcp.toolkit import ToolBook, ToolCall, ToolError, ToolResult
+from widget_mcp.toolkit.errors import IdentityRequired
 from widget_mcp.toolkit.widgets import WidgetSpec
 
 DGUI_VERSION = "0.1"
