@@ -8,6 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 from mcp import Client
+from served_tools import SERVED_TOOLS
 from servers import serve
 from widget_mcp.wiring import Core, build_app
 
@@ -26,17 +27,7 @@ async def test_the_official_client_lists_reads_and_calls_over_http(base_url: str
         resources = [str(r.uri) for r in (await client.list_resources()).resources]
         html = (await client.read_resource(uri)).contents[0]
         result = await client.call_tool("display_demo", {"message": "over the wire"}, meta={"openai/subject": "v1/b"})
-    assert tools == [
-        "display_demo",
-        "chess_new_game",
-        "chess_move",
-        "chess_show_game",
-        "chess_list_games",
-        "chess_resign",
-        "ask_question",
-        "submit_form",
-        "get_form_response",
-    ]
+    assert tools == SERVED_TOOLS
     assert uri in resources
     assert html.mime_type == "text/html;profile=mcp-app"
     assert result.structured_content == {"message": "over the wire", "length": 13, "words": 3}
@@ -48,7 +39,7 @@ async def test_health_answers_json(base_url: str) -> None:
     async with httpx.AsyncClient() as http:
         response = await http.get(f"{base_url}/healthz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "version": "0.1.0", "tools": 9}
+    assert response.json() == {"status": "ok", "version": "0.1.0", "tools": len(SERVED_TOOLS)}
 
 
 async def test_a_streamed_oversized_body_is_refused_before_it_is_buffered(base_url: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
+from served_tools import SERVED_TOOLS
 from widget_mcp.server import build_server
 from widget_mcp.wiring import Core
 
@@ -108,15 +109,5 @@ async def test_the_modern_stateless_protocol_serves_the_same_tools(core: Core) -
     async with Client(build_server(core.runtime), mode="2026-07-28") as client:
         result = await client.call_tool("display_demo", {"message": "hi"})
         names = [t.name for t in (await client.list_tools()).tools]
-    assert names == [
-        "display_demo",
-        "chess_new_game",
-        "chess_move",
-        "chess_show_game",
-        "chess_list_games",
-        "chess_resign",
-        "ask_question",
-        "submit_form",
-        "get_form_response",
-    ]
+    assert names == SERVED_TOOLS
     assert result.structured_content == {"message": "hi", "length": 2, "words": 1}

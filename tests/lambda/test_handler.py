@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from apigw_events import Context, Handler, rpc, v1, v2
+from served_tools import SERVED_TOOLS
 
 INIT = rpc(
     "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}
@@ -142,7 +143,7 @@ def test_transport_level_refusals_carry_json_bodies(handler: Handler, headers: d
 def test_health_is_served_by_the_fastapi_app_under_mangum(handler: Handler) -> None:
     response = handler(v2(method="GET", path="/healthz"), Context())
     assert response["statusCode"] == 200
-    assert body(response) == {"status": "ok", "version": "0.1.0", "tools": 9}
+    assert body(response) == {"status": "ok", "version": "0.1.0", "tools": len(SERVED_TOOLS)}
 
 
 def test_unknown_routes_are_a_json_404(handler: Handler) -> None:

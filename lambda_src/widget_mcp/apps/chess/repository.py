@@ -47,7 +47,6 @@ class GameSummary:
     opponent: str
     player_color: str
     fen: str
-    created_at: int
     updated_at: int
 
 
@@ -119,7 +118,6 @@ class GameRepository:
                     opponent=record["opponent"],
                     player_color=record["color"],
                     fen=summary["fen"],
-                    created_at=doc.created_at,
                     updated_at=doc.updated_at,
                 )
             )
