@@ -21,11 +21,20 @@ SHUTDOWN_GRACE_SECONDS = 2
 
 
 class LocalServer(uvicorn.Server):
-    """Ends the open /events streams first on shutdown, so they do not hold the graceful shutdown up."""
+    """Prints the banner only once the socket listens, so every URL in it answers at once.
 
-    def __init__(self, config: uvicorn.Config, feed: EventFeed) -> None:
+    On shutdown it ends the open /events streams first, so they do not hold the graceful shutdown up.
+    """
+
+    def __init__(self, config: uvicorn.Config, feed: EventFeed, banner: str) -> None:
         super().__init__(config)
         self._feed = feed
+        self._banner = banner
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started:
+            print(self._banner, flush=True)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self._feed.close()
@@ -49,7 +58,7 @@ def main() -> int:
         core = build_core(settings, concurrent=True)
         feed = EventFeed()
         app = build_local_app(core, widget_dir=WIDGET_DIST, feed=feed)
-        print(
+        banner = (
             "widget-mcp local mode\n"
             f"  MCP endpoint   {base}/mcp\n"
             f"  health         {base}/healthz\n"
@@ -57,8 +66,7 @@ def main() -> int:
             f"  playground     {base}/playground\n"
             f"  events (SSE)   {base}/events\n"
             f"  AWS (moto)     {aws.endpoint_url}  table {settings.table_name}\n"
-            "Press Ctrl-C to stop.",
-            flush=True,
+            "Press Ctrl-C to stop."
         )
         # uvicorn re-raises Ctrl-C after a graceful shutdown. No lifespan: there is no per-process state.
         with contextlib.suppress(KeyboardInterrupt):
@@ -70,7 +78,7 @@ def main() -> int:
                 lifespan="off",
                 timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
             )
-            LocalServer(config, feed).run()
+            LocalServer(config, feed, banner).run()
     print("stopped", flush=True)
     return 0
 
