@@ -81,7 +81,17 @@ def _run(args: list[str | Path], cwd: Path = ROOT) -> str:
 def locked_requirements(*, runtime_provided: bool = False) -> str:
     """Runtime dependencies pinned and hashed from uv.lock (no dev, no infra group), without those Lambda
     provides; or, with `runtime_provided`, only those."""
-    args: list[str | Path] = [UV, "export", "--frozen", "--no-dev", "--no-group", "infra", "--no-group", "bench", "--no-emit-project"]
+    args: list[str | Path] = [
+        UV,
+        "export",
+        "--frozen",
+        "--no-dev",
+        "--no-group",
+        "infra",
+        "--no-group",
+        "bench",
+        "--no-emit-project",
+    ]
     text = _run([*args, "--format", "requirements.txt", "--no-header", "--no-annotate"])
     return "".join(b for b in _blocks(text) if (_block_name(b) in RUNTIME_PROVIDED) == runtime_provided)
 
