@@ -11,12 +11,13 @@ PY := $(VENV)/bin/python
 export PYTHONPATH := $(CURDIR)/lambda_src:$(CURDIR)
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/$(VENV)
 
-.PHONY: help dev test lint typecheck unit functional lambda bench clean
+.PHONY: help dev test lint typecheck unit functional lambda bench fuzz clean
 
 help:
 	@echo "make dev     serve locally on 127.0.0.1:\$${PORT:-8000} (MCP at /mcp), AWS embedded via moto"
 	@echo "make test    install what is missing, then lint, type-check and run every test layer"
-	@echo "make bench   benchmarks: ours against the official SDK baseline, printed as ratios"
+	@echo "make bench   benchmarks: ours against the official SDK and awslabs' handler, printed as one table"
+	@echo "make fuzz    the long fuzzing run (make test runs a short, seeded one)"
 	@echo "make widgets build the widget bundles (widget_bundles/dist) when stale; dev, test and bench do it first"
 	@echo "make synth   synthesize the CDK app into cdk.out/ (CDK_ARGS='-c stage=prod' etc.)"
 	@echo "make deploy  cdk deploy the stack (needs AWS credentials and a bootstrapped account)"
@@ -67,6 +68,10 @@ bench: $(VENV)/.synced $(WIDGET_STAMP)
 	$(PY) -m bench.endpoint
 	$(PY) -m bench.chess
 	$(PY) -m bench.widgets
+
+# The same fuzz tests as `make test`, with the long profile (tests/fuzz/conftest.py).
+fuzz: $(VENV)/.synced
+	FUZZ_PROFILE=long $(PY) -m pytest tests/fuzz
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .pytest_cache .mypy_cache .ruff_cache
