@@ -44,6 +44,10 @@ class StackConfig:
     log_retention_days: int = 30
     # SnapStart for Python bills the cached snapshot per GB-second while the version exists (the main cost at rest).
     snap_start: bool = True
+    # Requests per second (steady, burst) the API lets through to /mcp: a ceiling on what a runaway client can cost.
+    api_throttle: tuple[int, int] = (50, 100)
+    # Concurrent executions set aside for (and capping) the function; None leaves it on the account's pool.
+    reserved_concurrency: int | None = None
 
     @property
     def removal_policy(self) -> cdk.RemovalPolicy:
@@ -77,6 +81,11 @@ class StackConfig:
             widget_domain=widget_domain,
             log_retention_days=days,
             snap_start=_flag(get("snapStart"), default=True, key="snapStart"),
+            api_throttle=(
+                _count(get("apiRateLimit"), key="apiRateLimit") or 50,
+                _count(get("apiBurstLimit"), key="apiBurstLimit") or 100,
+            ),
+            reserved_concurrency=_count(get("reservedConcurrency"), key="reservedConcurrency"),
         )
 
 
@@ -88,6 +97,15 @@ def _flag(value: object, *, default: bool, key: str) -> bool:
     if str(value).lower() in ("true", "false"):
         return str(value).lower() == "true"
     raise ConfigError(f"{key} must be true or false, got {value!r}")
+
+
+def _count(value: object, *, key: str) -> int | None:
+    if value is None:
+        return None
+    text = str(value)
+    if isinstance(value, bool) or not text.isdigit() or int(text) < 1:
+        raise ConfigError(f"{key} must be a whole number of at least 1, got {value!r}")
+    return int(text)
 
 
 def _domain(get: Any, prefix: str) -> CustomDomain | None:

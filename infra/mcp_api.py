@@ -28,9 +28,9 @@ MEMORY_MB = 1024
 # Well under the HTTP API's 30 s integration cap: a stuck call fails in the function's own logs, not as a 503.
 TIMEOUT = cdk.Duration.seconds(10)
 LOG_LEVEL = "INFO"
-# Requests per second (steady, burst): a ceiling on what a runaway client can cost, far above one player's need.
-STAGE_THROTTLE = (50, 100)
-ROUTE_THROTTLE = {"POST /mcp": (50, 100), "GET /mcp": (5, 10), "DELETE /mcp": (5, 10), "GET /healthz": (5, 10)}
+# Requests per second (steady, burst) for the routes that only ever answer 405 or a health check; POST /mcp and
+# the stage default take the deployer's `apiRateLimit`/`apiBurstLimit`.
+SIDE_ROUTE_THROTTLE = {"GET /mcp": (5, 10), "DELETE /mcp": (5, 10), "GET /healthz": (5, 10)}
 # Read and write, item-level only: no scans, no table or index administration.
 TABLE_ACTIONS = [
     "dynamodb:GetItem",
@@ -88,6 +88,8 @@ class McpApi(Construct):
         bundle_manifest: Path | None = None,
         snap_start: bool = True,
         domain: CustomDomain | None = None,
+        throttle: tuple[int, int] = (50, 100),
+        reserved_concurrency: int | None = None,
     ) -> None:
         super().__init__(scope, construct_id)
         stack = cdk.Stack.of(self)
@@ -140,6 +142,7 @@ class McpApi(Construct):
             application_log_level_v2=lambda_.ApplicationLogLevel.INFO,
             system_log_level_v2=lambda_.SystemLogLevel.WARN,
             snap_start=lambda_.SnapStartConf.ON_PUBLISHED_VERSIONS if snap_start else None,
+            reserved_concurrent_executions=reserved_concurrency,
             # Superseded versions are deleted, so no stale snapshot stays cached (and billed).
             current_version_options=lambda_.VersionOptions(removal_policy=cdk.RemovalPolicy.DESTROY),
         )
@@ -156,7 +159,7 @@ class McpApi(Construct):
         )
         self.alias = lambda_.Alias(self, "Live", alias_name="live", version=self.function.current_version)
         self._routes(apigw_integration=integrations.HttpLambdaIntegration("Mcp", self.alias))
-        self._stage(retention, removal_policy, domain)
+        self._stage(retention, removal_policy, domain, throttle)
         base = f"https://{domain.name}" if domain else self.api.api_endpoint
         self.mcp_url = f"{base}/mcp"
 
@@ -181,7 +184,13 @@ class McpApi(Construct):
                 )
             )
 
-    def _stage(self, retention: logs.RetentionDays, removal: cdk.RemovalPolicy, domain: CustomDomain | None) -> None:
+    def _stage(
+        self,
+        retention: logs.RetentionDays,
+        removal: cdk.RemovalPolicy,
+        domain: CustomDomain | None,
+        throttle: tuple[int, int],
+    ) -> None:
         access_logs = logs.LogGroup(self, "AccessLogs", retention=retention, removal_policy=removal)
         mapping = None
         if domain:
@@ -194,7 +203,7 @@ class McpApi(Construct):
             )
             mapping = apigw.DomainMappingOptions(domain_name=name)
             cdk.CfnOutput(self, "ApiDomainTarget", value=name.regional_domain_name, description="CNAME/alias target")
-        rate, burst = STAGE_THROTTLE
+        rate, burst = throttle
         stage = apigw.HttpStage(
             self,
             "Stage",
@@ -207,8 +216,9 @@ class McpApi(Construct):
         )
         cfn = stage.node.default_child
         assert isinstance(cfn, apigw.CfnStage)
+        limits = {"POST /mcp": throttle, **SIDE_ROUTE_THROTTLE}
         cfn.route_settings = {
-            key: {"ThrottlingRateLimit": r, "ThrottlingBurstLimit": b} for key, (r, b) in ROUTE_THROTTLE.items()
+            key: {"ThrottlingRateLimit": r, "ThrottlingBurstLimit": b} for key, (r, b) in limits.items()
         }
         for route in self.routes:  # route settings name routes, which must exist first
             stage.node.add_dependency(route)

@@ -48,6 +48,8 @@ class WidgetMcpStack(cdk.Stack):
             bundle_manifest=cdn.manifest,
             snap_start=config.snap_start,
             domain=config.api_domain,
+            throttle=config.api_throttle,
+            reserved_concurrency=config.reserved_concurrency,
         )
         cdk.CfnOutput(self, "McpUrl", value=api.mcp_url, description="paste into ChatGPT: Settings → Apps")
         cdk.CfnOutput(self, "WidgetBaseUrl", value=cdn.base_url, description="origin and path of the bundles")

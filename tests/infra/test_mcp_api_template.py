@@ -7,11 +7,12 @@ from collections.abc import Callable
 from typing import Any
 
 import aws_cdk as cdk
+import pytest
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk.assertions import Match, Template
 from synth_support import Synthesized
 
-from infra.config import CustomDomain, StackConfig
+from infra.config import ConfigError, CustomDomain, StackConfig
 from infra.mcp_api import McpApi
 
 
@@ -64,6 +65,7 @@ def test_the_stage_throttles_every_route_and_writes_json_access_logs(synthesized
     (stage,) = synthesized.resources("AWS::ApiGatewayV2::Stage").values()
     props = stage["Properties"]
     assert props["DefaultRouteSettings"] == {"ThrottlingBurstLimit": 100, "ThrottlingRateLimit": 50}
+    assert props["RouteSettings"]["POST /mcp"] == {"ThrottlingRateLimit": 50, "ThrottlingBurstLimit": 100}
     assert props["RouteSettings"]["GET /healthz"] == {"ThrottlingRateLimit": 5, "ThrottlingBurstLimit": 10}
     assert json.loads(props["AccessLogSettings"]["Format"])["requestId"] == "$context.requestId"
     assert "DestinationArn" in props["AccessLogSettings"]
@@ -137,3 +139,51 @@ def test_a_custom_api_domain_is_mapped_and_allowed_as_a_host(bare_stack: Callabl
     assert "WIDGET_MANIFEST" not in variables
     assert api.mcp_url == "https://mcp.example.com/mcp"
     template.has_resource_properties("AWS::Lambda::Function", {"SnapStart": Match.absent()})
+
+
+def _api_from_context(make_stack: Callable[..., cdk.Stack], **context: object) -> Template:
+    stack = make_stack(**context)
+    config = StackConfig.from_context(stack.node)
+    McpApi(
+        stack,
+        "Api",
+        table=dynamodb.Table.from_table_name(stack, "T", "state"),
+        widget_base_url="https://cdn.example.com/widgets",
+        widget_domain=None,
+        removal_policy=config.removal_policy,
+        log_retention=config.log_retention,
+        throttle=config.api_throttle,
+        reserved_concurrency=config.reserved_concurrency,
+    )
+    return Template.from_stack(stack)
+
+
+def test_the_function_has_no_reserved_concurrency_unless_the_context_sets_one(
+    bare_stack: Callable[..., cdk.Stack],
+) -> None:
+    _api_from_context(bare_stack).has_resource_properties(
+        "AWS::Lambda::Function", {"ReservedConcurrentExecutions": Match.absent()}
+    )
+    _api_from_context(bare_stack, reservedConcurrency="20").has_resource_properties(
+        "AWS::Lambda::Function", {"ReservedConcurrentExecutions": 20}
+    )
+
+
+def test_api_throttling_comes_from_the_context_for_the_stage_and_the_mcp_route(
+    bare_stack: Callable[..., cdk.Stack],
+) -> None:
+    template = _api_from_context(bare_stack, apiRateLimit=7, apiBurstLimit="9")
+    (stage,) = template.find_resources("AWS::ApiGatewayV2::Stage").values()
+    assert stage["Properties"]["DefaultRouteSettings"] == {"ThrottlingBurstLimit": 9, "ThrottlingRateLimit": 7}
+    assert stage["Properties"]["RouteSettings"]["POST /mcp"] == {"ThrottlingRateLimit": 7, "ThrottlingBurstLimit": 9}
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("reservedConcurrency", "0"), ("apiRateLimit", "-5"), ("apiBurstLimit", "lots"), ("apiRateLimit", True)],
+)
+def test_a_limit_that_is_not_a_positive_whole_number_is_refused_naming_its_key(
+    bare_stack: Callable[..., cdk.Stack], key: str, value: object
+) -> None:
+    with pytest.raises(ConfigError, match=f"^{key} must be a whole number of at least 1, got "):
+        StackConfig.from_context(bare_stack(**{key: value}).node)
