@@ -1,0 +1,64 @@
+"""The local issuer over HTTP, mounted under a path of the local server (`/issuer` in `make dev`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from urllib.parse import parse_qsl, urlsplit
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from widget_mcp.local.issuer import IssuerError, LocalIssuer
+
+NO_STORE = {"cache-control": "no-store"}
+
+
+def issuer_routes(issuer: LocalIssuer) -> list[BaseRoute]:
+    prefix = urlsplit(issuer.issuer).path.rstrip("/")
+
+    async def metadata(request: Request) -> Response:
+        return JSONResponse(issuer.metadata())
+
+    async def jwks(request: Request) -> Response:
+        return JSONResponse(issuer.jwks())
+
+    async def register(request: Request) -> Response:
+        try:
+            body = json.loads(await request.body())
+        except ValueError:
+            return _error(IssuerError("invalid_client_metadata", "the body must be a JSON object"))
+        if not isinstance(body, dict):
+            return _error(IssuerError("invalid_client_metadata", "the body must be a JSON object"))
+        return _guard(lambda: JSONResponse(issuer.register(body), status_code=201, headers=NO_STORE))
+
+    async def authorize(request: Request) -> Response:
+        params = dict(request.query_params)
+        return _guard(lambda: RedirectResponse(issuer.authorize(params), status_code=302, headers=NO_STORE))
+
+    async def token(request: Request) -> Response:
+        # application/x-www-form-urlencoded, parsed here: the only form this server ever reads.
+        form = dict(parse_qsl((await request.body()).decode("utf-8", "replace")))
+        return _guard(lambda: JSONResponse(issuer.token(form), headers=NO_STORE))
+
+    return [
+        # RFC 8414 puts the issuer's path after the well-known segment; some clients also try it below.
+        Route(f"/.well-known/oauth-authorization-server{prefix}", metadata, methods=["GET"]),
+        Route(f"{prefix}/.well-known/oauth-authorization-server", metadata, methods=["GET"]),
+        Route(f"{prefix}/jwks.json", jwks, methods=["GET"]),
+        Route(f"{prefix}/register", register, methods=["POST"]),
+        Route(f"{prefix}/authorize", authorize, methods=["GET"]),
+        Route(f"{prefix}/token", token, methods=["POST"]),
+    ]
+
+
+def _guard(answer: Callable[[], Response]) -> Response:
+    try:
+        return answer()
+    except IssuerError as exc:
+        return _error(exc)
+
+
+def _error(exc: IssuerError) -> Response:
+    return JSONResponse({"error": exc.error, "error_description": exc.description}, status_code=400, headers=NO_STORE)

@@ -1,0 +1,129 @@
+"""Access-token verification against tokens minted by the local issuer: each rejection with its reason."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+from typing import Any
+
+import jwt
+import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
+from widget_mcp.auth.tokens import AccessToken, TokenRejected, TokenVerifier
+from widget_mcp.local.issuer import LocalIssuer
+
+ISSUER = "http://127.0.0.1:9/issuer"
+RESOURCE = "http://127.0.0.1:9/mcp"
+NOW = 1_800_000_000.0
+
+
+class IssuerKeys:
+    """The issuer's published JWKS, read in process (the loopback fetch is tested in tests/functional)."""
+
+    def __init__(self, issuer: LocalIssuer) -> None:
+        self._set = jwt.PyJWKSet.from_dict(issuer.jwks())
+
+    def key_for(self, token: str) -> Any:
+        kid = jwt.get_unverified_header(token).get("kid")
+        for key in self._set.keys:
+            if key.key_id == kid:
+                return key.key
+        raise TokenRejected("the token is not signed by a key of the issuer")
+
+
+@pytest.fixture
+def issuer() -> LocalIssuer:
+    return LocalIssuer(ISSUER, audience=RESOURCE, scopes=("chess", "forms"), clock=lambda: NOW)
+
+
+@pytest.fixture
+def verifier(issuer: LocalIssuer) -> TokenVerifier:
+    return TokenVerifier(issuer=ISSUER, audiences=[RESOURCE], keys=IssuerKeys(issuer), clock=lambda: NOW)
+
+
+def _unsigned(claims: dict[str, Any], alg: str = "none") -> str:
+    def part(value: dict[str, Any]) -> str:
+        return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
+
+    return f"{part({'alg': alg, 'typ': 'JWT'})}.{part(claims)}."
+
+
+def test_a_valid_token_gives_its_subject_scopes_and_expiry(issuer: LocalIssuer, verifier: TokenVerifier) -> None:
+    token = issuer.mint("user-a", scopes=["chess"])
+    assert verifier.verify(token) == AccessToken(subject="user-a", scopes=frozenset({"chess"}), expires_at=NOW + 3600)
+
+
+def test_a_cognito_style_token_names_the_client_instead_of_an_audience(issuer: LocalIssuer) -> None:
+    verifier = TokenVerifier(issuer=ISSUER, audiences=["app-client-1"], keys=IssuerKeys(issuer), clock=lambda: NOW)
+    token = issuer.mint("user-a", claims={"aud": None, "client_id": "app-client-1", "token_use": "access"})
+    assert verifier.verify(token).client_id == "app-client-1"
+
+
+def test_scopes_in_the_list_form_are_read_too(issuer: LocalIssuer, verifier: TokenVerifier) -> None:
+    token = issuer.mint("user-a", claims={"scope": None, "scp": ["forms", 7]})
+    assert verifier.verify(token).scopes == frozenset({"forms"})
+
+
+def test_a_token_within_the_leeway_after_expiry_is_still_accepted(issuer: LocalIssuer) -> None:
+    token = issuer.mint("user-a", expires_in=-20)
+    keys = IssuerKeys(issuer)
+    assert TokenVerifier(issuer=ISSUER, audiences=[RESOURCE], keys=keys, clock=lambda: NOW).verify(token)
+
+
+@pytest.mark.parametrize(
+    ("mint", "reason"),
+    [
+        ({"expires_in": -31}, "the token has expired"),
+        ({"claims": {"iss": "http://127.0.0.1:9/other"}}, "the token was issued by another issuer"),
+        ({"audience": "http://127.0.0.1:9/elsewhere"}, "the token was issued for another audience"),
+        ({"claims": {"token_use": "id"}}, "an ID token is not an access token"),
+        ({"claims": {"nbf": NOW + 120}}, "the token is not valid yet"),
+        ({"claims": {"sub": None}}, "the token has no 'sub' claim"),
+        ({"claims": {"sub": ""}}, "the token's subject is empty"),
+        (
+            {"key": rsa.generate_private_key(public_exponent=65537, key_size=2048)},
+            "the token's signature does not verify",
+        ),
+        ({"headers": {"kid": "not-a-key-of-the-issuer"}}, "the token is not signed by a key of the issuer"),
+    ],
+)
+def test_a_token_that_fails_a_check_is_rejected_with_the_reason(
+    issuer: LocalIssuer, verifier: TokenVerifier, mint: dict[str, Any], reason: str
+) -> None:
+    with pytest.raises(TokenRejected) as rejected:
+        verifier.verify(issuer.mint("user-a", **mint))
+    assert rejected.value.reason == reason
+
+
+def test_an_unsigned_token_alg_none_is_rejected(verifier: TokenVerifier) -> None:
+    token = _unsigned({"iss": ISSUER, "sub": "user-a", "aud": RESOURCE, "exp": NOW + 60})
+    with pytest.raises(TokenRejected) as rejected:
+        verifier.verify(token)
+    assert rejected.value.reason == "the token's algorithm 'none' is not accepted"
+
+
+def test_a_token_signed_with_the_public_key_as_an_hmac_secret_is_rejected(
+    issuer: LocalIssuer, verifier: TokenVerifier
+) -> None:
+    # PyJWT refuses to make such a token, so it is put together by hand, as an attacker would.
+    header, body, _ = _unsigned({"iss": ISSUER, "sub": "user-a", "aud": RESOURCE, "exp": NOW + 60}, "HS256").split(".")
+    secret = json.dumps(issuer.jwks()["keys"][0]).encode()
+    mac = hmac.new(secret, f"{header}.{body}".encode(), hashlib.sha256).digest()
+    token = f"{header}.{body}." + base64.urlsafe_b64encode(mac).decode().rstrip("=")
+    with pytest.raises(TokenRejected) as rejected:
+        verifier.verify(token)
+    assert rejected.value.reason == "the token's algorithm 'HS256' is not accepted"
+
+
+@pytest.mark.parametrize("garbage", ["", "abc", "a.b.c", "Bearer x", "e30.e30.e30"])
+def test_a_token_that_is_not_a_jwt_is_rejected_as_malformed(verifier: TokenVerifier, garbage: str) -> None:
+    with pytest.raises(TokenRejected) as rejected:
+        verifier.verify(garbage)
+    assert rejected.value.reason == "the token is malformed"
+
+
+def test_missing_scopes_are_named_in_order(issuer: LocalIssuer, verifier: TokenVerifier) -> None:
+    token = verifier.verify(issuer.mint("user-a", scopes=["chess"]))
+    assert token.missing(["forms", "chess", "admin"]) == ["admin", "forms"]
