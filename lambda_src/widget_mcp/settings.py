@@ -6,7 +6,7 @@ from functools import lru_cache
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
@@ -38,11 +38,55 @@ class Settings(BaseSettings):
     chess_idle_ttl_days: int = Field(default=90, ge=1, le=3650)
     # Forms: how long a form and its answers are kept after the last change.
     forms_ttl_days: int = Field(default=7, ge=1, le=365)
+    # Sign-in (README, "OAuth sign-in"): with `oauth`, tools that keep state need a verified access token.
+    auth_mode: Literal["none", "oauth"] = "none"
+    oauth_issuer: str | None = None
+    # Defaults to the issuer's `/.well-known/jwks.json` (where Cognito publishes it).
+    oauth_jwks_url: str | None = None
+    # Accepted `aud` values or `client_id`s (Cognito access tokens carry only the client id).
+    oauth_audience: Annotated[tuple[str, ...], NoDecode] = ()
+    # Listed in the protected-resource metadata; defaults to the issuer.
+    oauth_authorization_server: str | None = None
+    # The resource's canonical URL (the MCP URL); by default derived from each request's Host.
+    oauth_resource: str | None = None
+    # Put before every scope a tool asks for: Cognito names custom scopes `<resource server>/<scope>`.
+    oauth_scope_prefix: str = Field(default="", max_length=200)
+    oauth_leeway_seconds: int = Field(default=30, ge=0, le=300)
 
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("oauth_audience", mode="before")
+    @classmethod
+    def _split_audiences(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(a.strip() for a in value.split(",") if a.strip())
+        return value
+
+    @field_validator("oauth_issuer", "oauth_jwks_url", "oauth_authorization_server", "oauth_resource")
+    @classmethod
+    def _secure_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        loopback = parts.hostname in ("127.0.0.1", "localhost", "::1")
+        if not parts.netloc or not (parts.scheme == "https" or (parts.scheme == "http" and loopback)):
+            raise ValueError(f"must be an https URL (http only on loopback), got {value!r}")
+        return value.rstrip("/")
+
+    @model_validator(mode="after")
+    def _oauth_is_complete(self) -> Settings:
+        if self.auth_mode == "oauth" and not (self.oauth_issuer and self.oauth_audience):
+            raise ValueError("AUTH_MODE=oauth needs OAUTH_ISSUER and OAUTH_AUDIENCE")
+        return self
+
+    @property
+    def jwks_url(self) -> str | None:
+        if self.oauth_jwks_url:
+            return self.oauth_jwks_url
+        return f"{self.oauth_issuer}/.well-known/jwks.json" if self.oauth_issuer else None
 
     @field_validator("allowed_hosts", mode="before")
     @classmethod

@@ -36,3 +36,31 @@ def test_powertools_service_name_comes_from_its_standard_variable(monkeypatch: p
 def test_log_level_accepts_lower_case(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LOG_LEVEL", "debug")
     assert load_settings().log_level == "DEBUG"
+
+
+def test_sign_in_is_off_by_default() -> None:
+    assert Settings().auth_mode == "none"
+
+
+def test_oauth_mode_without_an_issuer_and_audience_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AUTH_MODE", "oauth")
+    with pytest.raises(SettingsError, match="AUTH_MODE=oauth needs OAUTH_ISSUER and OAUTH_AUDIENCE"):
+        load_settings()
+
+
+def test_oauth_settings_read_audiences_as_a_list_and_default_the_jwks_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AUTH_MODE", "oauth")
+    monkeypatch.setenv("OAUTH_ISSUER", "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc/")
+    monkeypatch.setenv("OAUTH_AUDIENCE", "client-1, client-2")
+    settings = load_settings()
+    assert settings.oauth_audience == ("client-1", "client-2")
+    assert settings.jwks_url == "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc/.well-known/jwks.json"
+
+
+@pytest.mark.parametrize("url", ["http://issuer.example.com", "ftp://127.0.0.1/x", "issuer.example.com"])
+def test_an_issuer_that_is_not_https_is_refused_except_on_loopback(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
+    monkeypatch.setenv("OAUTH_ISSUER", url)
+    with pytest.raises(SettingsError, match="OAUTH_ISSUER: must be an https URL"):
+        load_settings()
+    monkeypatch.setenv("OAUTH_ISSUER", "http://127.0.0.1:8000/issuer")
+    assert load_settings().oauth_issuer == "http://127.0.0.1:8000/issuer"
