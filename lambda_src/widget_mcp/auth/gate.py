@@ -1,0 +1,135 @@
+"""The sign-in gate: decides, per JSON-RPC request, whether it goes on (and as whom) or is answered with a
+challenge. Pure: it reads headers and the decoded message, and the transport turns a refusal into HTTP."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from widget_mcp.auth.tokens import AccessToken, TokenRejected
+
+METADATA_PATH = "/.well-known/oauth-protected-resource"
+_LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
+
+
+class Verifier(Protocol):
+    def verify(self, token: str) -> AccessToken: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Admitted:
+    """Go on; `subject` is the verified OAuth subject, or None when no token was sent (public tools only)."""
+
+    subject: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """Answer with a challenge. `in_band`: as a tool error result (ChatGPT), else as HTTP `status`."""
+
+    status: int
+    error: str
+    description: str
+    www_authenticate: str
+    in_band: bool = False
+
+
+@dataclass(frozen=True)
+class SignInPolicy:
+    """What the gate needs to know: which tools need which scopes, and how the resource is named."""
+
+    protected: Mapping[str, tuple[str, ...]]
+    scopes_supported: tuple[str, ...]
+    authorization_servers: tuple[str, ...]
+    resource: str | None = None
+
+
+class SignInGate:
+    def __init__(self, policy: SignInPolicy, verifier: Verifier) -> None:
+        self._policy = policy
+        self._verifier = verifier
+
+    def resource(self, headers: Mapping[str, str]) -> str:
+        """The canonical MCP URL: the configured one, else the one this request reached."""
+        return self._policy.resource or f"{_origin(headers)}/mcp"
+
+    def metadata_url(self, headers: Mapping[str, str]) -> str:
+        # RFC 9728 3.1: the well-known segment goes between the host and the resource's path.
+        resource = self.resource(headers)
+        origin, _, path = resource.partition("://")[2].partition("/")
+        scheme = resource.partition("://")[0]
+        return f"{scheme}://{origin}{METADATA_PATH}" + (f"/{path}" if path else "")
+
+    def metadata(self, headers: Mapping[str, str]) -> dict[str, Any]:
+        """The protected-resource metadata document (RFC 9728)."""
+        return {
+            "resource": self.resource(headers),
+            "authorization_servers": list(self._policy.authorization_servers),
+            "scopes_supported": list(self._policy.scopes_supported),
+            "bearer_methods_supported": ["header"],
+            "resource_name": "widget-mcp",
+        }
+
+    def check(self, headers: Mapping[str, str], message: Mapping[str, Any]) -> Admitted | Refused:
+        required = self._required_scopes(message)
+        in_band = required is not None and _openai_dialect(message)
+        authorization = headers.get("authorization")
+        if authorization is None:
+            if required is None:
+                return Admitted(None)
+            return self._refuse(headers, 401, "invalid_request", "Sign in to use this tool.", required, in_band)
+        scheme, _, token = authorization.strip().partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            return self._refuse(headers, 401, "invalid_request", "Send the access token as 'Bearer <token>'.", None)
+        try:
+            access = self._verifier.verify(token.strip())
+        except TokenRejected as exc:
+            return self._refuse(headers, 401, "invalid_token", _sentence(exc.reason), required, in_band)
+        missing = access.missing(required or ())
+        if missing:
+            described = f"This tool needs the scope {' '.join(missing)}."
+            return self._refuse(headers, 403, "insufficient_scope", described, required, in_band)
+        return Admitted(access.subject)
+
+    def _required_scopes(self, message: Mapping[str, Any]) -> tuple[str, ...] | None:
+        """None: the request needs no sign-in; else the scopes its tool needs."""
+        if message.get("method") != "tools/call":
+            return None
+        params = message.get("params")
+        name = params.get("name") if isinstance(params, Mapping) else None
+        return self._policy.protected.get(name) if isinstance(name, str) else None
+
+    def _refuse(
+        self,
+        headers: Mapping[str, str],
+        status: int,
+        error: str,
+        description: str,
+        scopes: tuple[str, ...] | None,
+        in_band: bool = False,
+    ) -> Refused:
+        parts = [f'resource_metadata="{self.metadata_url(headers)}"', f'error="{error}"']
+        parts.append(f'error_description="{description}"')
+        if scopes:
+            parts.append(f'scope="{" ".join(scopes)}"')
+        return Refused(status, error, description, "Bearer " + ", ".join(parts), in_band)
+
+
+def _origin(headers: Mapping[str, str]) -> str:
+    host = headers.get("host", "localhost")
+    loopback = host.split(":")[0] in _LOOPBACK or host.startswith("[::1]")
+    scheme = headers.get("x-forwarded-proto") or ("http" if loopback else "https")
+    return f"{scheme}://{host}"
+
+
+def _openai_dialect(message: Mapping[str, Any]) -> bool:
+    """ChatGPT offers account linking from a tool result's `mcp/www_authenticate`, not from an HTTP 401; its
+    calls are the ones that carry `openai/*` hints."""
+    params = message.get("params")
+    meta = params.get("_meta") if isinstance(params, Mapping) else None
+    return isinstance(meta, Mapping) and any(isinstance(k, str) and k.startswith("openai/") for k in meta)
+
+
+def _sentence(reason: str) -> str:
+    return reason[:1].upper() + reason[1:] + "."
