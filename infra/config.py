@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +49,12 @@ class StackConfig:
     api_throttle: tuple[int, int] = (50, 100)
     # Concurrent executions set aside for (and capping) the function; None leaves it on the account's pool.
     reserved_concurrency: int | None = None
+    # OAuth sign-in through a Cognito user pool (infra/sign_in.py); off by default.
+    sign_in: bool = False
+    # The hosted sign-in domain's prefix (unique per region); defaults to widget-mcp-<stage>-<account id>.
+    sign_in_domain_prefix: str | None = None
+    # Where Cognito may send users back after sign-in, besides ChatGPT's redirect.
+    sign_in_callback_urls: tuple[str, ...] = ()
 
     @property
     def removal_policy(self) -> cdk.RemovalPolicy:
@@ -86,6 +93,9 @@ class StackConfig:
                 _count(get("apiBurstLimit"), key="apiBurstLimit") or 100,
             ),
             reserved_concurrency=_count(get("reservedConcurrency"), key="reservedConcurrency"),
+            sign_in=_flag(get("signIn"), default=False, key="signIn"),
+            sign_in_domain_prefix=_prefix(get("signInDomainPrefix")),
+            sign_in_callback_urls=_urls(get("signInCallbackUrls"), key="signInCallbackUrls"),
         )
 
 
@@ -97,6 +107,29 @@ def _flag(value: object, *, default: bool, key: str) -> bool:
     if str(value).lower() in ("true", "false"):
         return str(value).lower() == "true"
     raise ConfigError(f"{key} must be true or false, got {value!r}")
+
+
+def _prefix(value: object) -> str | None:
+    if value is None:
+        return None
+    text = str(value)
+    if not re.fullmatch(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?", text) or "aws" in text or "cognito" in text:
+        raise ConfigError(
+            f"signInDomainPrefix must be lower-case letters, digits and hyphens without 'aws' or 'cognito', "
+            f"got {value!r}"
+        )
+    return text
+
+
+def _urls(value: object, *, key: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    items = value if isinstance(value, list) else str(value).split(",")
+    urls = tuple(str(u).strip() for u in items if str(u).strip())
+    for url in urls:
+        if not (url.startswith("https://") or url.startswith(("http://localhost", "http://127.0.0.1"))):
+            raise ConfigError(f"{key} must list https URLs (http only for localhost), got {url!r}")
+    return urls
 
 
 def _count(value: object, *, key: str) -> int | None:

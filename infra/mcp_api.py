@@ -20,6 +20,7 @@ from constructs import Construct
 from infra.asset_build import MANIFEST_NAME, Target
 from infra.config import CustomDomain
 from infra.lambda_code import lambda_code
+from infra.sign_in import SignIn
 
 HANDLER = "widget_mcp.handler.handler"
 ARCH = Target(arch="arm64", python="3.13")
@@ -90,6 +91,7 @@ class McpApi(Construct):
         domain: CustomDomain | None = None,
         throttle: tuple[int, int] = (50, 100),
         reserved_concurrency: int | None = None,
+        sign_in: SignIn | None = None,
     ) -> None:
         super().__init__(scope, construct_id)
         stack = cdk.Stack.of(self)
@@ -125,6 +127,8 @@ class McpApi(Construct):
             env["WIDGET_MANIFEST"] = f"/var/task/{MANIFEST_NAME}"  # packaged beside the code by the asset build
         if widget_domain:
             env["WIDGET_DOMAIN"] = widget_domain
+        if sign_in is not None:
+            env.update(self._sign_in_env(sign_in, domain))
         self.function = lambda_.Function(
             self,
             "Function",
@@ -157,6 +161,7 @@ class McpApi(Construct):
                 "moving runtimes is a tested change of its own.",
             ),
         )
+        self.sign_in = sign_in
         self.alias = lambda_.Alias(self, "Live", alias_name="live", version=self.function.current_version)
         self._routes(apigw_integration=integrations.HttpLambdaIntegration("Mcp", self.alias))
         self._stage(retention, removal_policy, domain, throttle)
@@ -171,18 +176,38 @@ class McpApi(Construct):
         self.routes += self.api.add_routes(
             path="/healthz", methods=[apigw.HttpMethod.GET], integration=apigw_integration
         )
-        # OAuth protected-resource metadata lives here once sign-in lands.
+        # OAuth metadata: the protected resource's, and with sign-in the authorization server's.
         self.routes += self.api.add_routes(
             path="/.well-known/{proxy+}", methods=[apigw.HttpMethod.GET], integration=apigw_integration
         )
+        if self.sign_in is not None:
+            self.routes += self.api.add_routes(
+                path="/oauth/register", methods=[apigw.HttpMethod.POST], integration=apigw_integration
+            )
         for route in self.routes:
             cdk.Validations.of(route).acknowledge(
                 cdk.Acknowledgment(
                     id="AwsSolutions-APIG4",
-                    reason="A public MCP endpoint by contract: ChatGPT registers it with auth 'none' until OAuth "
-                    "lands; the function checks Host and Origin, and the stage throttles every route.",
+                    reason="The function authorizes each call itself: with sign-in it verifies the Cognito access "
+                    "token per tool (public tools stay public, as MCP per-tool auth expects), without it the "
+                    "endpoint is public by design; it checks Host and Origin, and the stage throttles every route.",
                 )
             )
+
+    def _sign_in_env(self, sign_in: SignIn, domain: CustomDomain | None) -> dict[str, str]:
+        # The function is the authorization server clients see (metadata + registration); Cognito signs in.
+        base = f"https://{domain.name}" if domain else self.api.api_endpoint
+        return {
+            "AUTH_MODE": "oauth",
+            "OAUTH_ISSUER": sign_in.issuer,
+            "OAUTH_AUDIENCE": sign_in.client.user_pool_client_id,
+            "OAUTH_SCOPE_PREFIX": sign_in.scope_prefix,
+            "OAUTH_AUTHORIZATION_SERVER": base,
+            "OAUTH_AUTHORIZE_URL": f"{sign_in.base_url}/oauth2/authorize",
+            "OAUTH_TOKEN_URL": f"{sign_in.base_url}/oauth2/token",
+            "OAUTH_REGISTRATION_CLIENT_ID": sign_in.client.user_pool_client_id,
+            "OAUTH_REDIRECT_URIS": ",".join(sign_in.callback_urls),
+        }
 
     def _stage(
         self,
@@ -217,6 +242,8 @@ class McpApi(Construct):
         cfn = stage.node.default_child
         assert isinstance(cfn, apigw.CfnStage)
         limits = {"POST /mcp": throttle, **SIDE_ROUTE_THROTTLE}
+        if self.sign_in is not None:
+            limits["POST /oauth/register"] = SIDE_ROUTE_THROTTLE["GET /healthz"]
         cfn.route_settings = {
             key: {"ThrottlingRateLimit": r, "ThrottlingBurstLimit": b} for key, (r, b) in limits.items()
         }

@@ -10,6 +10,7 @@ from constructs import Construct
 
 from infra.config import StackConfig
 from infra.mcp_api import McpApi
+from infra.sign_in import CHATGPT_REDIRECT, SignIn
 from infra.state_table import StateTable
 from infra.widget_cdn import WidgetCdn
 
@@ -37,6 +38,15 @@ class WidgetMcpStack(cdk.Stack):
             removal_policy=config.removal_policy,
             domain=config.widget_cdn_domain,
         )
+        sign_in = None
+        if config.sign_in:
+            sign_in = SignIn(
+                self,
+                "SignIn",
+                domain_prefix=config.sign_in_domain_prefix or f"widget-mcp-{config.stage}-{cdk.Aws.ACCOUNT_ID}",
+                callback_urls=[CHATGPT_REDIRECT, *config.sign_in_callback_urls],
+                removal_policy=config.removal_policy,
+            )
         api = McpApi(
             self,
             "McpApi",
@@ -50,9 +60,13 @@ class WidgetMcpStack(cdk.Stack):
             domain=config.api_domain,
             throttle=config.api_throttle,
             reserved_concurrency=config.reserved_concurrency,
+            sign_in=sign_in,
         )
         cdk.CfnOutput(self, "McpUrl", value=api.mcp_url, description="paste into ChatGPT: Settings → Apps")
         cdk.CfnOutput(self, "WidgetBaseUrl", value=cdn.base_url, description="origin and path of the bundles")
         cdk.CfnOutput(self, "TableName", value=state.table.table_name, description="the apps' state table")
+        if sign_in is not None:
+            cdk.CfnOutput(self, "SignInUrl", value=sign_in.base_url, description="Cognito's hosted sign-in")
+            cdk.CfnOutput(self, "UserPoolId", value=sign_in.pool.user_pool_id, description="manage users here")
         if config.widget_cdn_domain:
             cdk.CfnOutput(self, "WidgetDomainTarget", value=cdn.distribution.distribution_domain_name)

@@ -1,0 +1,90 @@
+"""Optional sign-in (`-c signIn=true`): a Cognito user pool with a hosted sign-in domain, a resource server
+holding the tools' scopes, and one public app client (authorization code + PKCE) that ChatGPT links with.
+
+Cognito has no dynamic client registration, so the function serves a small registration endpoint that
+hands out this pre-created client (see `widget_mcp.auth.facade`); the README explains the choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import aws_cdk as cdk
+from aws_cdk import aws_cognito as cognito
+from constructs import Construct
+
+# The scopes tools ask for live under this resource-server identifier: `widget-mcp/chess`.
+RESOURCE_SERVER = "widget-mcp"
+SCOPES = {"chess": "play and read your chess games", "forms": "ask you questions and keep your answers"}
+CHATGPT_REDIRECT = "https://chatgpt.com/connector_platform_oauth_redirect"
+
+
+class SignIn(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        domain_prefix: str,
+        callback_urls: Sequence[str],
+        removal_policy: cdk.RemovalPolicy,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        self.pool = cognito.UserPool(
+            self,
+            "Users",
+            self_sign_up_enabled=True,
+            sign_in_aliases=cognito.SignInAliases(email=True),
+            auto_verify=cognito.AutoVerifiedAttrs(email=True),
+            account_recovery=cognito.AccountRecovery.EMAIL_ONLY,
+            password_policy=cognito.PasswordPolicy(
+                min_length=12, require_digits=True, require_lowercase=True, require_uppercase=True, require_symbols=True
+            ),
+            mfa=cognito.Mfa.OPTIONAL,
+            mfa_second_factor=cognito.MfaSecondFactor(otp=True, sms=False),
+            feature_plan=cognito.FeaturePlan.ESSENTIALS,
+            deletion_protection=removal_policy == cdk.RemovalPolicy.RETAIN,
+            removal_policy=removal_policy,
+        )
+        cdk.Validations.of(self.pool).acknowledge(
+            cdk.Acknowledgment(
+                id="AwsSolutions-COG2",
+                reason="MFA is optional (TOTP) so anyone can sign up from ChatGPT; a deployment holding sensitive "
+                "data can make it required.",
+            ),
+            *(
+                cdk.Acknowledgment(
+                    id=rule,
+                    reason="Threat protection needs the Plus feature plan (billed per active user); the app keeps "
+                    "per-user games and form answers, and the API is throttled.",
+                )
+                for rule in ("AwsSolutions-COG3", "AwsSolutions-COG8")
+            ),
+        )
+        server_scopes = [cognito.ResourceServerScope(scope_name=n, scope_description=d) for n, d in SCOPES.items()]
+        server = self.pool.add_resource_server("Tools", identifier=RESOURCE_SERVER, scopes=server_scopes)
+        self.client = self.pool.add_client(
+            "ChatGPT",
+            generate_secret=False,  # a public client: ChatGPT proves possession with PKCE, not a secret
+            auth_flows=cognito.AuthFlow(user_srp=False),
+            o_auth=cognito.OAuthSettings(
+                flows=cognito.OAuthFlows(authorization_code_grant=True),
+                scopes=[cognito.OAuthScope.resource_server(server, s) for s in server_scopes],
+                callback_urls=list(callback_urls),
+            ),
+            supported_identity_providers=[cognito.UserPoolClientIdentityProvider.COGNITO],
+            prevent_user_existence_errors=True,
+            access_token_validity=cdk.Duration.hours(1),
+            refresh_token_validity=cdk.Duration.days(30),
+            enable_token_revocation=True,
+        )
+        self.domain = self.pool.add_domain(
+            "Domain", cognito_domain=cognito.CognitoDomainOptions(domain_prefix=domain_prefix)
+        )
+        self.callback_urls = list(callback_urls)
+        # The `iss` of Cognito's tokens (CloudFormation's ProviderURL lacks the scheme).
+        stack = cdk.Stack.of(self)
+        self.issuer = f"https://cognito-idp.{stack.region}.{stack.url_suffix}/{self.pool.user_pool_id}"
+        self.base_url = self.domain.base_url()
+        self.scope_prefix = f"{RESOURCE_SERVER}/"
+        self.scopes = [f"{RESOURCE_SERVER}/{name}" for name in SCOPES]

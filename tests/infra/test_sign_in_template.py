@@ -1,0 +1,79 @@
+"""Optional sign-in: the Cognito pool, its public PKCE client for ChatGPT, and the function wired to it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from aws_cdk.assertions import Match, Template
+from synth_support import NO_BUNDLING, Synthesized
+
+from infra.app import build_app
+from infra.config import ConfigError, StackConfig
+
+
+@pytest.fixture(scope="module")
+def with_sign_in(tmp_path_factory: pytest.TempPathFactory, fake_bundles: Any) -> Synthesized:
+    outdir = tmp_path_factory.mktemp("cdk.out.sign-in")
+    context = {**NO_BUNDLING, "signIn": "true", "signInCallbackUrls": "http://localhost:6274/oauth/callback"}
+    app, stack = build_app(outdir=str(outdir), context=context, bundle_dir=fake_bundles)
+    app.synth()  # cdk-nag runs here: every finding on the new resources is fixed or acknowledged with a reason
+    return Synthesized(app, stack, Template.from_stack(stack), outdir)
+
+
+def _env(synthesized: Synthesized) -> dict[str, Any]:
+    (fn,) = [
+        r
+        for r in synthesized.resources("AWS::Lambda::Function").values()
+        if r["Properties"].get("Handler") == "widget_mcp.handler.handler"
+    ]
+    variables: dict[str, Any] = fn["Properties"]["Environment"]["Variables"]
+    return variables
+
+
+def test_without_the_flag_there_is_no_user_pool_and_the_function_runs_without_sign_in(
+    synthesized: Synthesized,
+) -> None:
+    assert synthesized.resources("AWS::Cognito::UserPool") == {}
+    assert "AUTH_MODE" not in _env(synthesized)
+
+
+def test_the_app_client_is_public_with_the_code_grant_and_chatgpts_redirect(with_sign_in: Synthesized) -> None:
+    (client,) = with_sign_in.resources("AWS::Cognito::UserPoolClient").values()
+    props = client["Properties"]
+    assert (props["GenerateSecret"], props["AllowedOAuthFlows"]) == (False, ["code"])
+    assert props["CallbackURLs"] == [
+        "https://chatgpt.com/connector_platform_oauth_redirect",
+        "http://localhost:6274/oauth/callback",
+    ]
+    assert props["PreventUserExistenceErrors"] == "ENABLED"
+    # `<resource server>/<scope>`, the identifier resolved at deploy time
+    assert [scope["Fn::Join"][1][-1] for scope in props["AllowedOAuthScopes"]] == ["/chess", "/forms"]
+
+
+def test_the_pool_signs_in_by_email_with_a_strong_password_policy(with_sign_in: Synthesized) -> None:
+    with_sign_in.template.has_resource_properties(
+        "AWS::Cognito::UserPool",
+        {
+            "UsernameAttributes": ["email"],
+            "Policies": {"PasswordPolicy": Match.object_like({"MinimumLength": 12, "RequireSymbols": True})},
+        },
+    )
+    with_sign_in.template.resource_count_is("AWS::Cognito::UserPoolDomain", 1)
+
+
+def test_the_function_verifies_cognito_tokens_and_serves_registration(with_sign_in: Synthesized) -> None:
+    env = _env(with_sign_in)
+    assert env["AUTH_MODE"] == "oauth"
+    assert env["OAUTH_SCOPE_PREFIX"] == "widget-mcp/"
+    assert env["OAUTH_AUDIENCE"] == env["OAUTH_REGISTRATION_CLIENT_ID"]
+    assert env["OAUTH_ISSUER"]["Fn::Join"][1][0] == "https://cognito-idp."
+    assert env["OAUTH_REDIRECT_URIS"].startswith("https://chatgpt.com/connector_platform_oauth_redirect,")
+    keys = {r["Properties"]["RouteKey"] for r in with_sign_in.resources("AWS::ApiGatewayV2::Route").values()}
+    assert "POST /oauth/register" in keys
+
+
+@pytest.mark.parametrize("prefix", ["Widget", "my-aws-app", "-x", "a" * 64])
+def test_a_bad_sign_in_domain_prefix_is_refused(bare_stack: Any, prefix: str) -> None:
+    with pytest.raises(ConfigError, match=r"^signInDomainPrefix must be"):
+        StackConfig.from_context(bare_stack(signInDomainPrefix=prefix).node)
