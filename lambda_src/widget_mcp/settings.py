@@ -52,20 +52,34 @@ class Settings(BaseSettings):
     # Put before every scope a tool asks for: Cognito names custom scopes `<resource server>/<scope>`.
     oauth_scope_prefix: str = Field(default="", max_length=200)
     oauth_leeway_seconds: int = Field(default=30, ge=0, le=300)
+    # With Cognito (no dynamic registration), the endpoint serves registration and metadata itself
+    # (widget_mcp.auth.facade): Cognito's authorize and token URLs, its one public client and that client's
+    # redirect URIs.
+    oauth_authorize_url: str | None = None
+    oauth_token_url: str | None = None
+    oauth_registration_client_id: str | None = None
+    oauth_redirect_uris: Annotated[tuple[str, ...], NoDecode] = ()
 
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
-    @field_validator("oauth_audience", mode="before")
+    @field_validator("oauth_audience", "oauth_redirect_uris", mode="before")
     @classmethod
     def _split_audiences(cls, value: object) -> object:
         if isinstance(value, str):
             return tuple(a.strip() for a in value.split(",") if a.strip())
         return value
 
-    @field_validator("oauth_issuer", "oauth_jwks_url", "oauth_authorization_server", "oauth_resource")
+    @field_validator(
+        "oauth_issuer",
+        "oauth_jwks_url",
+        "oauth_authorization_server",
+        "oauth_resource",
+        "oauth_authorize_url",
+        "oauth_token_url",
+    )
     @classmethod
     def _secure_url(cls, value: str | None) -> str | None:
         if value is None:
@@ -80,6 +94,11 @@ class Settings(BaseSettings):
     def _oauth_is_complete(self) -> Settings:
         if self.auth_mode == "oauth" and not (self.oauth_issuer and self.oauth_audience):
             raise ValueError("AUTH_MODE=oauth needs OAUTH_ISSUER and OAUTH_AUDIENCE")
+        facade = (self.oauth_authorize_url, self.oauth_token_url, self.oauth_registration_client_id)
+        if any(facade) and not all(facade):
+            raise ValueError(
+                "OAUTH_AUTHORIZE_URL, OAUTH_TOKEN_URL and OAUTH_REGISTRATION_CLIENT_ID go together; set all or none"
+            )
         return self
 
     @property
