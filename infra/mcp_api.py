@@ -26,8 +26,9 @@ HANDLER = "widget_mcp.handler.handler"
 ARCH = Target(arch="arm64", python="3.13")
 # CPU scales with memory; 1024 MB (~0.6 vCPU) keeps engine replies and restore fast at half the 1 vCPU price.
 MEMORY_MB = 1024
-# Well under the HTTP API's 30 s integration cap: a stuck call fails in the function's own logs, not as a 503.
-TIMEOUT = cdk.Duration.seconds(10)
+# Above the worst case of a failing storage call (about 12 s, with botocore's retries; storage/dynamodb.py) plus
+# the engine's budget, so the caller gets a retryable error; under the HTTP API's 30 s integration cap.
+TIMEOUT = cdk.Duration.seconds(20)
 LOG_LEVEL = "INFO"
 # Requests per second (steady, burst) for the routes that only ever answer 405 or a health check; POST /mcp and
 # the stage default take the deployer's `apiRateLimit`/`apiBurstLimit`.

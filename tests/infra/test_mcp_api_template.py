@@ -36,7 +36,7 @@ def test_the_function_runs_python_3_13_on_arm64_with_snapstart_and_json_logs(syn
     assert props["Architectures"] == ["arm64"]
     assert props["SnapStart"] == {"ApplyOn": "PublishedVersions"}
     assert props["MemorySize"] == 1024
-    assert props["Timeout"] == 10
+    assert props["Timeout"] == 20
     assert props["LoggingConfig"]["LogFormat"] == "JSON"
     assert "LogGroup" in props["LoggingConfig"]
 

@@ -32,7 +32,15 @@ class AlreadyExists(StoreError):
 
 
 class StoreUnavailable(StoreError):
-    """The store failed in a way worth retrying (throttling, timeouts); nothing was written."""
+    """The store failed in a way worth retrying (throttling, timeouts, 5xx), after the adapter's own retries.
+
+    Nothing was written, unless `outcome_unknown`: a write whose answer never came may have landed (whole:
+    every write is a single conditional put, so never half).
+    """
+
+    def __init__(self, message: str, *, outcome_unknown: bool = False) -> None:
+        super().__init__(message)
+        self.outcome_unknown = outcome_unknown
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,8 @@
 """DynamoDB adapter for the DocumentStore port: one GetItem per read, one conditional PutItem per write.
 
 Every call asks for its consumed capacity and reports it to `on_capacity` (metrics, and tests that count calls).
+Throttling, 5xx answers and timeouts are retried by botocore's standard retry mode (bounded attempts, jittered
+exponential backoff); what still fails becomes StoreUnavailable.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from botocore.exceptions import BotoCoreError, ClientError
+from botocore.exceptions import BotoCoreError, ClientError, ConnectionClosedError, ReadTimeoutError
 
 from widget_mcp.storage.documents import AlreadyExists, Document, StoreError, StoreUnavailable, VersionConflict
 from widget_mcp.storage.table import PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE
@@ -21,14 +23,24 @@ if TYPE_CHECKING:
 _CONFLICT = "ConditionalCheckFailedException"
 CapacityListener = Callable[[str, float], None]
 
+# A failing storage call gives up in at most 3 x (1 s + 2 s) plus botocore's backoff (at most 1 s + 2 s when
+# throttled), about 12 s: inside the function's 20 s timeout, so the caller gets a retryable error, not a 5xx.
+# DynamoDB answers in milliseconds; a 2 s read is already far gone.
+MAX_ATTEMPTS = 3
+CONNECT_TIMEOUT_SECONDS = 1
+READ_TIMEOUT_SECONDS = 2
+
 
 def default_client() -> DynamoDBClient:
     """A client from the standard environment (region, credentials, AWS_ENDPOINT_URL_DYNAMODB)."""
     import boto3
     from botocore.config import Config
 
-    # A tool call should fail in seconds, not hang to the Lambda timeout; standard mode retries throttling.
-    config = Config(connect_timeout=2, read_timeout=3, retries={"mode": "standard", "max_attempts": 3})
+    config = Config(
+        connect_timeout=CONNECT_TIMEOUT_SECONDS,
+        read_timeout=READ_TIMEOUT_SECONDS,
+        retries={"mode": "standard", "total_max_attempts": MAX_ATTEMPTS},  # counts the first try too
+    )
     return boto3.client("dynamodb", config=config)
 
 
@@ -80,7 +92,8 @@ class DynamoDbDocumentStore:
         self._on_capacity = on_capacity
 
     @property
-    def _client(self) -> DynamoDBClient:
+    def client(self) -> DynamoDBClient:
+        """The boto3 client, made on first use (its event hooks are where metrics and tests attach)."""
         if self._made is None:
             assert self._factory is not None
             self._made = self._factory()
@@ -88,7 +101,7 @@ class DynamoDbDocumentStore:
 
     def connect(self) -> None:
         """Make the client now (e.g. before a SnapStart snapshot) instead of on first use."""
-        _ = self._client
+        _ = self.client
 
     def _consumed(self, operation: str, response: Any) -> None:
         units = (response.get("ConsumedCapacity") or {}).get("CapacityUnits")
@@ -97,7 +110,7 @@ class DynamoDbDocumentStore:
 
     def get(self, owner: str, kind: str, doc_id: str) -> Document | None:
         try:
-            response = self._client.get_item(
+            response = self.client.get_item(
                 TableName=self._table,
                 Key={PARTITION_KEY: {"S": _pk(owner)}, SORT_KEY: {"S": _sk(kind, doc_id)}},
                 ConsistentRead=True,
@@ -116,6 +129,7 @@ class DynamoDbDocumentStore:
             lambda _: AlreadyExists(doc.kind, doc.doc_id),
             ConditionExpression="attribute_not_exists(#pk)",
             ExpressionAttributeNames={"#pk": PARTITION_KEY},
+            ReturnValuesOnConditionCheckFailure="ALL_OLD",
         )
 
     def replace(self, owner: str, doc: Document, expected_version: int) -> None:
@@ -138,22 +152,26 @@ class DynamoDbDocumentStore:
     def _put(
         self, owner: str, doc: Document, on_conflict: Callable[[ClientError], StoreError], **condition: Any
     ) -> None:
+        item = _to_item(owner, doc)
         try:
-            response = self._client.put_item(
-                TableName=self._table, Item=_to_item(owner, doc), ReturnConsumedCapacity="TOTAL", **condition
+            response = self.client.put_item(
+                TableName=self._table, Item=item, ReturnConsumedCapacity="TOTAL", **condition
             )
         except ClientError as exc:
             self._consumed("PutItem", exc.response)
             if _code(exc) == _CONFLICT:
+                if _own_earlier_attempt(exc, item):
+                    return
                 raise on_conflict(exc) from exc
-            raise _unavailable(f"saving {doc.kind}", exc) from exc
+            raise _unavailable(f"saving {doc.kind}", exc, outcome_unknown=_status(exc) >= 500) from exc
         except BotoCoreError as exc:
-            raise _unavailable(f"saving {doc.kind}", exc) from exc
+            lost_answer = isinstance(exc, ReadTimeoutError | ConnectionClosedError)
+            raise _unavailable(f"saving {doc.kind}", exc, outcome_unknown=lost_answer) from exc
         self._consumed("PutItem", response)
 
     def newest(self, owner: str, kind: str, limit: int) -> list[Document]:
         try:
-            response = self._client.query(
+            response = self.client.query(
                 TableName=self._table,
                 KeyConditionExpression="#pk = :pk AND begins_with(#sk, :prefix)",
                 ExpressionAttributeNames={"#pk": PARTITION_KEY, "#sk": SORT_KEY},
@@ -172,6 +190,17 @@ def _code(exc: ClientError) -> str:
     return str(exc.response.get("Error", {}).get("Code", ""))
 
 
-def _unavailable(action: str, exc: Exception) -> StoreUnavailable:
+def _status(exc: ClientError) -> int:
+    return int(exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0)
+
+
+def _own_earlier_attempt(exc: ClientError, item: dict[str, Any]) -> bool:
+    """Whether the condition failed only because botocore retried a put whose answer was lost: the stored item
+    is byte for byte the one this call writes (its version and timestamps included)."""
+    retried = int(exc.response.get("ResponseMetadata", {}).get("RetryAttempts") or 0) > 0
+    return retried and exc.response.get("Item") == item
+
+
+def _unavailable(action: str, exc: Exception, *, outcome_unknown: bool = False) -> StoreUnavailable:
     reason = _code(exc) if isinstance(exc, ClientError) else type(exc).__name__
-    return StoreUnavailable(f"{action} failed: {reason}")
+    return StoreUnavailable(f"{action} failed: {reason}", outcome_unknown=outcome_unknown)

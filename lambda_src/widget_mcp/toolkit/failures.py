@@ -28,7 +28,12 @@ def error_result(exc: BaseException, tool: str) -> tuple[dict[str, Any], str]:
     """Return (wire result, error code). Unknown exceptions are logged and masked: no internals leave."""
     if isinstance(exc, StoreUnavailable):
         logger.warning("tool %s: %s", tool, exc)
-        exc = ServiceUnavailable(f"{tool} could not reach its storage; nothing was changed. Try again shortly.")
+        exc = ServiceUnavailable(
+            f"{tool} lost contact with its storage while saving; the change may or may not have been made. "
+            "Check the current state, then try again."
+            if exc.outcome_unknown
+            else f"{tool} could not reach its storage; nothing was changed. Try again shortly."
+        )
     if isinstance(exc, ToolError):
         return error_wire(exc.code, exc.message, exc.details, retryable=exc.retryable, meta=exc.meta), exc.code
     if isinstance(exc, ValidationError):

@@ -79,7 +79,9 @@ class ChessService:
         return GameView(stored.game, stored.analysis)
 
     def list_games(self, owner: str | None, limit: int) -> list[GameSummary]:
-        return [] if owner is None else self._games.newest(owner, limit)
+        if owner is None:
+            raise IdentityRequired("Games")
+        return self._games.newest(owner, limit)
 
     def move(self, owner: str | None, game_id: str, request: MoveRequest, expected_ply: int | None) -> GameView:
         stored = self._load(owner, game_id)
@@ -116,7 +118,10 @@ class ChessService:
         return GameView(game, stored.analysis)
 
     def _load(self, owner: str | None, game_id: str) -> StoredGame:
-        stored = None if owner is None else self._games.load(owner, game_id)
+        # Said before any read, whatever the id: a caller without identity owns nothing and learns nothing.
+        if owner is None:
+            raise IdentityRequired("Games")
+        stored = self._games.load(owner, game_id)
         if stored is None:
             raise GameNotFound(game_id)
         return stored

@@ -79,7 +79,9 @@ class FormService:
         return self._load(owner, form_id).session
 
     def _load(self, owner: str | None, form_id: str) -> StoredForm:
-        stored = None if owner is None else self._forms.load(owner, form_id)
+        if owner is None:
+            raise IdentityRequired("Forms")
+        stored = self._forms.load(owner, form_id)
         if stored is None:
             raise FormNotFound(form_id)
         return stored
