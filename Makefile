@@ -65,9 +65,7 @@ test: lint typecheck $(WIDGET_STAMP)
 	$(PY) -m pytest
 
 bench: $(VENV)/.synced $(WIDGET_STAMP)
-	$(PY) -m bench.endpoint
-	$(PY) -m bench.chess
-	$(PY) -m bench.widgets
+	$(PY) -m bench $(BENCH_ARGS)
 
 # The same fuzz tests as `make test`, with the long profile (tests/fuzz/conftest.py).
 fuzz: $(VENV)/.synced

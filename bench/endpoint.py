@@ -1,39 +1,57 @@
-"""Benchmark: warm tools/call and cold start through the Lambda handler, ours against the SDK baseline.
+"""Timings through each server's Lambda handler, in child processes: cold start (fresh interpreter to the first
+tools/call response), warm trivial tools/call, and warm chess_move (bench/chess.py).
 
-    python -m bench.endpoint [--cold-runs 7] [--warm-calls 2000]
-
-Each figure is measured in fresh child processes, alternating ours and baseline so that machine noise
-hits both alike; the report gives medians and the ratio ours/baseline.
+Every figure comes from fresh child processes, the servers taking turns (the order rotating each round) so that
+machine noise hits all alike; the parent reports medians over the children, as wall clock and as CPU time.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
+from bench.timing import BatchTimer
+
 ROOT = Path(__file__).resolve().parent.parent
-KINDS = ("ours", "baseline")
+SERVERS = {"ours": "bench.ours", "sdk": "bench.sdk_baseline", "awslabs": "bench.awslabs_baseline"}
+KINDS = tuple(SERVERS)
 
 
-def _child(kind: str, mode: str, calls: int) -> None:
+@dataclass(frozen=True)
+class Effort:
+    cold_runs: int = 9
+    warm_runs: int = 5
+    warm_calls: int = 2000
+    chess_calls: int = 100
+
+
+def _child(kind: str, mode: str, effort: Effort) -> None:
     # Keep our stdout for the report: handlers log to it.
     report = os.fdopen(os.dup(1), "w")
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
-    module = __import__(f"bench.{kind}", fromlist=["make_handler", "TOOL"])
-    from bench.events import LambdaContext, http_v2_event, tool_call
+    server = importlib.import_module(SERVERS[kind])
+    if mode == "chess":
+        from bench.chess import time_moves
 
-    handler = module.make_handler()
-    event = http_v2_event(tool_call(module.TOOL, {"message": "hello"}))
+        report.write(json.dumps(time_moves(server, effort.chess_calls)) + "\n")
+        report.flush()
+        return
+    from bench.events import LambdaContext, http_v2_event, succeeded, tool_call
+
+    handler = server.make_handler()
+    event = http_v2_event(tool_call(server.TOOL, {"message": "hello"}))
     response = handler(event, LambdaContext())
-    if response["statusCode"] != 200 or '"isError":false' not in response["body"].replace(" ", ""):
+    if not succeeded(response):
         raise SystemExit(f"{kind}: unexpected first response {response}")
     if mode == "cold":
         report.write("ready\n")
@@ -41,70 +59,69 @@ def _child(kind: str, mode: str, calls: int) -> None:
         return
     for _ in range(200):
         handler(event, LambdaContext())
-    per_call = []
-    batch = max(1, calls // 10)
+    timer = BatchTimer()
+    batch = max(1, effort.warm_calls // 10)
     for _ in range(10):
-        started = time.perf_counter()
-        for _ in range(batch):
-            handler(event, LambdaContext())
-        per_call.append((time.perf_counter() - started) / batch)
-    report.write(json.dumps({"per_call": statistics.median(per_call)}) + "\n")
+        with timer.batch(batch):
+            for _ in range(batch):
+                handler(event, LambdaContext())
+    report.write(json.dumps(timer.medians()) + "\n")
     report.flush()
 
 
-def _spawn(kind: str, mode: str, calls: int) -> tuple[float, str]:
+def _spawn(kind: str, mode: str, effort: Effort) -> tuple[dict[str, float], str]:
+    """Seconds from spawning to the child's first line ("wall") and the child's whole CPU time ("cpu"), and
+    that line."""
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'lambda_src'}{os.pathsep}{ROOT}"}
+    args = ["--child", kind, "--mode", mode, "--warm-calls", str(effort.warm_calls)]
+    args += ["--chess-calls", str(effort.chess_calls)]
     started = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bench.endpoint", "--child", kind, "--mode", mode, "--warm-calls", str(calls)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    proc = subprocess.Popen([sys.executable, "-m", "bench.endpoint", *args], cwd=ROOT, env=env, stdout=subprocess.PIPE)
     assert proc.stdout is not None
-    line = proc.stdout.readline()
+    line = proc.stdout.readline().decode()
     elapsed = time.perf_counter() - started
-    proc.wait(timeout=120)
+    _, status, usage = os.wait4(proc.pid, 0)  # reaps the child: its exit status and CPU time
+    proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0 or not line:
         raise SystemExit(f"{kind} {mode} run failed (exit {proc.returncode})")
-    return elapsed, line
+    return {"wall": elapsed, "cpu": usage.ru_utime + usage.ru_stime}, line
+
+
+def _rounds(runs: int) -> list[tuple[str, ...]]:
+    return [KINDS[i % len(KINDS) :] + KINDS[: i % len(KINDS)] for i in range(runs)]
+
+
+def measure(effort: Effort) -> dict[str, dict[str, float]]:
+    """Medians in seconds, {metric: {kind: seconds}}, for the metrics cold, warm, chess_opening and
+    chess_middle, each as wall clock and as CPU time (the name with "_cpu")."""
+    samples: dict[str, dict[str, list[float]]] = {}
+
+    def add(metric: str, kind: str, times: dict[str, float]) -> None:
+        for clock, suffix in (("wall", ""), ("cpu", "_cpu")):
+            samples.setdefault(metric + suffix, {k: [] for k in KINDS})[kind].append(times[clock])
+
+    for kind in KINDS:  # first runs warm the OS file cache and .pyc files; not counted
+        _spawn(kind, "cold", effort)
+    for order in _rounds(effort.cold_runs):
+        for kind in order:
+            add("cold", kind, _spawn(kind, "cold", effort)[0])
+    for order in _rounds(effort.warm_runs):
+        for kind in order:
+            add("warm", kind, json.loads(_spawn(kind, "warm", effort)[1]))
+            chess = json.loads(_spawn(kind, "chess", effort)[1])
+            add("chess_opening", kind, chess["opening"])
+            add("chess_middle", kind, chess["middle"])
+    return {metric: {k: statistics.median(v) for k, v in by_kind.items()} for metric, by_kind in samples.items()}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--child", choices=KINDS)
-    parser.add_argument("--mode", choices=("cold", "warm"), default="cold")
-    parser.add_argument("--cold-runs", type=int, default=7)
-    parser.add_argument("--warm-calls", type=int, default=2000)
+    parser = argparse.ArgumentParser(description="A child process of `python -m bench`.")
+    parser.add_argument("--child", choices=KINDS, required=True)
+    parser.add_argument("--mode", choices=("cold", "warm", "chess"), default="cold")
+    parser.add_argument("--warm-calls", type=int, default=Effort.warm_calls)
+    parser.add_argument("--chess-calls", type=int, default=Effort.chess_calls)
     args = parser.parse_args()
-    if args.child:
-        _child(args.child, args.mode, args.warm_calls)
-        return
-
-    cold: dict[str, list[float]] = {k: [] for k in KINDS}
-    warm: dict[str, list[float]] = {k: [] for k in KINDS}
-    for kind in KINDS:  # first runs warm the OS file cache and .pyc files; not counted
-        _spawn(kind, "cold", 1)
-    for _ in range(args.cold_runs):
-        for kind in KINDS:
-            cold[kind].append(_spawn(kind, "cold", 1)[0])
-    for _ in range(3):
-        for kind in KINDS:
-            warm[kind].append(json.loads(_spawn(kind, "warm", args.warm_calls)[1])["per_call"])
-
-    rows = []
-    for label, data, unit, scale, target in (
-        ("warm tools/call", warm, "ms", 1000, 0.25),
-        ("cold start to first response", cold, "ms", 1000, 0.75),
-    ):
-        ours, base = statistics.median(data["ours"]), statistics.median(data["baseline"])
-        ratio = ours / base
-        rows.append((label, ours * scale, base * scale, unit, ratio, target))
-    print(f"{'measure':32} {'ours':>10} {'baseline':>10}  {'ratio':>6}  target")
-    for label, ours_v, base_v, unit, ratio, target in rows:
-        verdict = "met" if ratio <= target else "missed"
-        print(f"{label:32} {ours_v:8.3f}{unit} {base_v:8.3f}{unit}  {ratio:6.3f}  <= {target} ({verdict})")
+    _child(args.child, args.mode, Effort(warm_calls=args.warm_calls, chess_calls=args.chess_calls))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""The API Gateway HTTP API (v2) sample event from tests/events, and a Lambda context, for the benchmarks."""
+"""The API Gateway HTTP API (v2) sample event from tests/events, a Lambda context, and the requests the
+benchmarks send, for every server alike."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 _SAMPLE = json.loads((Path(__file__).resolve().parent.parent / "tests" / "events" / "apigw-http-v2.json").read_text())
 HOST: str = _SAMPLE["headers"]["host"]
+SUBJECT = "bench-user"  # sent as openai/subject: ours keeps games per user, the baselines ignore it
 
 
 class LambdaContext:
@@ -33,3 +35,17 @@ def http_v2_event(body: dict[str, Any]) -> dict[str, Any]:
 
 def tool_call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
+
+
+def move_event(game_id: str, move: str) -> dict[str, Any]:
+    body = tool_call("chess_move", {"gameId": game_id, "move": move})
+    body["params"]["_meta"] = {"openai/subject": SUBJECT}
+    return http_v2_event(body)
+
+
+def succeeded(response: dict[str, Any]) -> bool:
+    """A 200 carrying a JSON-RPC result that is not a tool error (awslabs' results have no isError)."""
+    if response.get("statusCode") != 200:
+        return False
+    result = json.loads(response["body"]).get("result")
+    return isinstance(result, dict) and not result.get("isError", False)

@@ -1,17 +1,43 @@
-"""Our handler, as deployed."""
+"""Our handler, as deployed; for the chess workload, with games on the in-memory store (no DynamoDB latency)."""
 
 from __future__ import annotations
 
 import os
 from typing import Any
 
-from bench.events import HOST
+from bench.events import HOST, SUBJECT
 
 TOOL = "display_demo"
 
 
-def make_handler() -> Any:
+def make_handler(chess: bool = False) -> Any:
     os.environ.setdefault("ALLOWED_HOSTS", HOST)
+    if chess:
+        from widget_mcp import wiring
+        from widget_mcp.storage.memory import InMemoryDocumentStore
+
+        store = InMemoryDocumentStore()
+        real = wiring.build_core
+        wiring.build_core = lambda settings, **kw: real(settings, **{**kw, "store": store})
     from widget_mcp.handler import handler
 
     return handler
+
+
+def seed_games(moves: list[str], count: int, tag: str) -> list[str]:
+    """`count` games standing after `moves`, stored as chess_new_game and chess_move would have left them."""
+    from widget_mcp.apps.chess import GameRepository
+    from widget_mcp.apps.chess.domain import Game
+    from widget_mcp.handler import core
+    from widget_mcp.toolkit.principal import OPENAI_SUBJECT, resolve_principal
+
+    owner = resolve_principal({OPENAI_SUBJECT: SUBJECT}).key
+    games = GameRepository(core.store)
+    ids = []
+    for i in range(count):
+        game = Game(f"{tag}-{i}")
+        for uci in moves:
+            game.play(uci)
+        games.create(owner, game, None)
+        ids.append(game.game_id)
+    return ids

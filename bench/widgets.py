@@ -1,17 +1,13 @@
-"""Benchmark: widget bundle budgets and first render in headless Chromium.
-
-    python -m bench.widgets [--runs 5]
+"""Ours only: widget bundle sizes and first render in headless Chromium.
 
 Sizes: the gzip (-9) size of everything a widget's template loads (its entry, the shared chunks it imports
-and its CSS), per file as a server would send them, against the budget. Render: the local server runs as
-`make dev` runs it; the playground opens a new game and the chess board marks its first render
-(`performance.mark("wm:first-board")`) — the time from the widget frame's navigation start to that mark, in
-a fresh browser context (cold cache) per run, median of the runs; the display host likewise.
+and its CSS), per file as a server would send them. Render: the local server runs as `make dev` runs it; the
+playground calls a tool and the widget marks its first render (`performance.mark`) — the time from the widget
+frame's navigation start to that mark, in a fresh browser context (cold cache) per run, median of the runs.
 """
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
 import statistics
@@ -27,12 +23,20 @@ from widget_mcp.local.chromium import CHROMIUM, CHROMIUM_ARGS
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "widget_bundles" / "dist"
 BUDGETS_KB = {"chess-board": 60.0, "display": 40.0, "form": 120.0}
+RENDERS = {  # widget: (tool, arguments, selector of the rendered widget, the mark it sets)
+    "chess-board": ("chess_new_game", {}, "[data-square]", "wm:first-board"),
+    "display": ("display_demo", {"message": "bench"}, "[data-widget]", "wm:display-rendered"),
+}
 
 
-def gzip_kb(entry: dict[str, Any]) -> tuple[float, int]:
+def gzip_kb(entry: dict[str, Any]) -> float:
     files = [entry["js"], *entry.get("imports", []), *entry.get("css", [])]
-    total = sum(len(gzip.compress((DIST / f).read_bytes(), compresslevel=9)) for f in files)
-    return total / 1024, len(files)
+    return sum(len(gzip.compress((DIST / f).read_bytes(), compresslevel=9)) for f in files) / 1024
+
+
+def bundle_sizes_kb() -> dict[str, float]:
+    manifest = json.loads((DIST / "manifest.json").read_text())["entries"]
+    return {name: gzip_kb(manifest[name]) for name in BUDGETS_KB}
 
 
 @contextmanager
@@ -58,35 +62,16 @@ def first_render_ms(browser: Browser, url: str, selector: str, mark: str) -> flo
         context.close()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=5)
-    args = parser.parse_args()
-    manifest = json.loads((DIST / "manifest.json").read_text())["entries"]
-
-    print(f"{'widget bundle (gzip -9)':32} {'size':>10} {'files':>6}  {'ratio':>6}  target")
-    for name, budget in BUDGETS_KB.items():
-        size, count = gzip_kb(manifest[name])
-        verdict = "met" if size <= budget else "missed"
-        print(f"{name:32} {size:8.1f}KB {count:6d}  {size / budget:6.3f}  <= {budget:.0f} KB ({verdict})")
-
-    cases = {
-        "chess board first render": ("chess_new_game", {}, "[data-square]", "wm:first-board"),
-        "display host first render": ("display_demo", {"message": "bench"}, "[data-widget]", "wm:display-rendered"),
-    }
+def first_renders_ms(runs: int) -> dict[str, float]:
+    """Median milliseconds from frame start to first render, per widget."""
+    medians = {}
     with dev_server() as base, sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
         try:
-            print(f"\n{'measure (frame start → render)':32} {'median':>10} {'min':>9} {'max':>9}  runs")
-            for label, (tool, tool_args, selector, mark) in cases.items():
+            for widget, (tool, tool_args, selector, mark) in RENDERS.items():
                 url = f"{base}/playground?tool={tool}&args={quote(json.dumps(tool_args))}"
                 first_render_ms(browser, url, selector, mark)  # warm the server and the OS caches; not counted
-                times = [first_render_ms(browser, url, selector, mark) for _ in range(args.runs)]
-                median = statistics.median(times)
-                print(f"{label:32} {median:8.1f}ms {min(times):7.1f}ms {max(times):7.1f}ms  {len(times)}")
+                medians[widget] = statistics.median(first_render_ms(browser, url, selector, mark) for _ in range(runs))
         finally:
             browser.close()
-
-
-if __name__ == "__main__":
-    main()
+    return medians

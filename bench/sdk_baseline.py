@@ -1,4 +1,4 @@
-"""The baseline: the official SDK wired the documented way (MCPServer + streamable_http_app, stateless JSON,
+"""The SDK baseline: the official SDK wired the documented way (MCPServer + streamable_http_app, stateless JSON,
 Mangum), with the one fix it needs to survive warm calls: the session manager is started once per
 process on Mangum's event loop instead of by a per-invocation lifespan."""
 
@@ -16,12 +16,19 @@ from bench.events import HOST
 TOOL = "echo"
 
 
-def make_handler() -> Any:
-    server = MCPServer("baseline")
+def make_handler(chess: bool = False) -> Any:
+    server = MCPServer("sdk-baseline")
 
     @server.tool(name=TOOL)
     def echo(message: str) -> str:
         return message
+
+    if chess:
+        from bench import naive_chess
+
+        @server.tool(name="chess_move")
+        def chess_move(gameId: str, move: str) -> dict[str, Any]:  # noqa: N803 - the wire name, as ours
+            return naive_chess.move(gameId, move)
 
     app = server.streamable_http_app(
         stateless_http=True,
@@ -41,3 +48,9 @@ def make_handler() -> Any:
     loop.run_until_complete(started.wait())
     mangum.manager_task = manager  # keep a reference: the task must outlive this function
     return mangum
+
+
+def seed_games(moves: list[str], count: int, tag: str) -> list[str]:
+    from bench import naive_chess
+
+    return naive_chess.seed_games(moves, count, tag)

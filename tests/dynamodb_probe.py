@@ -1,0 +1,67 @@
+"""DynamoDB probes shared by the chess storage tests and `make bench`: a client for a moto URL, a log of
+every request a client sends, DynamoDB's item-size rule, and a long legal game to store."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import boto3
+from widget_mcp.apps.chess.domain import Game
+
+TABLE = "chess-state"
+OWNER = "openai:alice"
+
+
+def client_for(url: str) -> Any:
+    return boto3.client(
+        "dynamodb", endpoint_url=url, region_name="eu-west-1", aws_access_key_id="t", aws_secret_access_key="t"
+    )
+
+
+class CallLog:
+    """Every DynamoDB request the client sends, with its parameters, and the capacity each reported."""
+
+    def __init__(self, client: Any) -> None:
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.capacity: list[tuple[str, float]] = []
+        client.meta.events.register("provide-client-params.dynamodb.*", self._record)
+
+    def _record(self, params: dict[str, Any], model: Any, **_: Any) -> None:
+        self.calls.append((model.name, params))
+
+    def on_capacity(self, operation: str, units: float) -> None:
+        self.capacity.append((operation, units))
+
+    def clear(self) -> None:
+        self.calls.clear()
+        self.capacity.clear()
+
+
+def item_size(item: dict[str, Any]) -> int:
+    """DynamoDB's item size: attribute names plus values (strings in UTF-8, numbers about one byte per 2 digits)."""
+    size = 0
+    for name, value in item.items():
+        size += len(name.encode())
+        if "S" in value:
+            size += len(value["S"].encode())
+        elif "N" in value:
+            size += (len(value["N"].lstrip("-").replace(".", "")) + 1) // 2 + 1
+        else:
+            raise AssertionError(f"unexpected attribute type in {name}: {value}")
+    return size
+
+
+def long_game(plies: int) -> Game:
+    """A legal game of exactly `plies` half-moves that has not ended (seeded random play, pawns pushed often)."""
+    for seed in range(100):
+        rng = random.Random(seed)
+        game = Game("long-game", opponent="engine", player_color="white")
+        while game.ply < plies and not game.is_over:
+            board = game.board
+            moves = sorted(board.legal_moves, key=lambda m: m.uci())
+            quiet = [m for m in moves if not board.is_capture(m)] or moves
+            game.play(rng.choice(quiet).uci())
+        if game.ply == plies and not game.is_over:
+            return game
+    raise AssertionError("no seed gave a long enough game")
