@@ -42,17 +42,26 @@ def _asgi_handler() -> Any:
     return Mangum(build_app(core), lifespan="off")
 
 
+def _bad_request() -> dict[str, Any]:
+    return {"statusCode": 400, "headers": {"content-type": "application/json"}, "body": '{"error":"bad_request"}'}
+
+
 def _handle(event: dict[str, Any], context: Any) -> dict[str, Any]:
     try:
         request = parse_event(event)
     except EventError as exc:
         _logger.warning("rejected an event that is not an API Gateway request", extra={"reason": str(exc)})
-        return {"statusCode": 400, "headers": {"content-type": "application/json"}, "body": '{"error":"bad_request"}'}
+        return _bad_request()
     _logger.set_correlation_id(request.request_id)
     if request.path.rstrip("/") != "/mcp":
         # Mangum runs on the thread's current loop; make that ours, so it never creates (and leaks) another.
         asyncio.set_event_loop(_loop)
-        response: dict[str, Any] = _asgi_handler()(event, context)
+        try:
+            response: dict[str, Any] = _asgi_handler()(event, context)
+        except Exception:
+            # The app answers its own failures (a JSON 500); what escapes is Mangum failing to read the event.
+            _logger.exception("rejected an event the web app adapter could not translate")
+            return _bad_request()
         return response
     reply = _loop.run_until_complete(
         core.endpoint.handle(request.method, request.headers, request.body, request.request_id)

@@ -156,6 +156,15 @@ def test_an_event_that_is_not_from_api_gateway_is_answered_not_raised(handler: H
     assert handler({"Records": [{"eventSource": "aws:sqs"}]}, Context())["statusCode"] == 400
 
 
+@pytest.mark.parametrize("change", [{"cookies": [1, 2]}, {"rawQueryString": 5}, {"headers": ["host"]}])
+def test_a_malformed_event_for_any_route_is_a_json_400_not_an_invocation_error(
+    handler: Handler, change: dict[str, Any]
+) -> None:
+    event = v2(method="GET", path="/healthz") | change
+    response = handler(event, Context())
+    assert (response["statusCode"], body(response)) == (400, {"error": "bad_request"})
+
+
 class _Lines(logging.Handler):
     def __init__(self) -> None:
         super().__init__()

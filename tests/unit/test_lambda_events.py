@@ -59,3 +59,36 @@ def test_replies_mirror_the_event_format() -> None:
         "isBase64Encoded": False,
     }
     assert to_response(reply, "1.0")["multiValueHeaders"] == {"content-type": ["application/json"], "allow": ["POST"]}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"requestContext": True},
+        {"requestContext": {"http": "POST"}},
+        {"headers": ["content-type"]},
+        {"multiValueHeaders": {"accept": 1}},
+        {"body": {"jsonrpc": "2.0"}},
+        {"rawPath": None},
+    ],
+)
+def test_an_event_whose_parts_have_the_wrong_types_is_refused_not_raised(change: dict[str, object]) -> None:
+    event = {
+        "version": "2.0",
+        "rawPath": "/mcp",
+        "headers": {},
+        "body": "{}",
+        "requestContext": {"http": {"method": "POST"}, "requestId": "r-1"},
+    }
+    with pytest.raises(EventError):
+        parse_event(event | change)
+
+
+def test_a_lone_surrogate_in_an_event_body_becomes_bytes_the_json_decoder_refuses() -> None:
+    event = {"version": "2.0", "rawPath": "/mcp", "body": '"\ud800"', "requestContext": {"http": {"method": "POST"}}}
+    assert parse_event(event).body == b'"\xed\xa0\x80"'
+
+
+def test_an_event_that_is_not_an_object_is_refused() -> None:
+    with pytest.raises(EventError):
+        parse_event(["version", "2.0"])

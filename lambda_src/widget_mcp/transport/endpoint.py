@@ -40,7 +40,15 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from widget_mcp.transport.dispatch_context import SingleExchangeContext
-from widget_mcp.transport.guards import HostAllowlist, accepts_json, media_type, too_deep
+from widget_mcp.transport.guards import (
+    HostAllowlist,
+    accepts_json,
+    decode_json,
+    has_lone_surrogate,
+    may_hold_lone_surrogates,
+    media_type,
+    too_deep,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -119,9 +127,11 @@ class McpEndpoint:
             return _transport_error(406, INVALID_REQUEST, "Accept must include application/json")
 
         try:
-            decoded = json.loads(body)
+            decoded = decode_json(body)
         except (ValueError, RecursionError):
             return _transport_error(400, PARSE_ERROR, "Parse error: the body is not valid JSON")
+        if may_hold_lone_surrogates(body) and has_lone_surrogate(decoded):
+            return _transport_error(400, PARSE_ERROR, "Parse error: a string holds a lone UTF-16 surrogate")
         if (body.count(b"[") + body.count(b"{") > self._max_depth) and too_deep(decoded, self._max_depth):
             return _transport_error(400, INVALID_REQUEST, f"JSON nests deeper than {self._max_depth} levels")
         if isinstance(decoded, list):
@@ -182,8 +192,12 @@ class McpEndpoint:
         except Exception:
             logger.exception("unhandled error while serving %s", method)
             return self._reply_error(rid, INTERNAL_ERROR, "Internal server error", None, modern)
-        body = json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}, separators=(",", ":"), ensure_ascii=False)
-        return HttpReply(200, body.encode())
+        reply = {"jsonrpc": "2.0", "id": rid, "result": result}
+        try:
+            encoded = json.dumps(reply, separators=(",", ":"), ensure_ascii=False).encode()
+        except UnicodeEncodeError:  # a lone surrogate made by a tool: escaped, it is still valid JSON
+            encoded = json.dumps(reply, separators=(",", ":")).encode()
+        return HttpReply(200, encoded)
 
     @staticmethod
     def _reply_error(rid: Any, code: int, message: str, data: Any, modern: bool) -> HttpReply:

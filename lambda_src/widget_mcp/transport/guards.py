@@ -1,8 +1,12 @@
-"""Request checks that run before any JSON-RPC parsing: Host/Origin allowlist, media types, body size, depth."""
+"""Request checks that run before any JSON-RPC parsing: Host/Origin allowlist, media types, strict JSON, depth."""
 
 from __future__ import annotations
 
+import json
+import math
+import re
 from collections.abc import Iterable, Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 
@@ -67,4 +71,54 @@ def too_deep(value: object, limit: int) -> bool:
         if depth > limit:
             return True
         stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is out of range for a JSON number")
+    return value
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+_STRICT_DECODER = json.JSONDecoder(parse_constant=_no_constants, parse_float=_finite)
+
+
+def decode_json(body: bytes) -> Any:
+    """Strict JSON: UTF-8 (a leading BOM tolerated), no NaN or Infinity, no number that overflows to infinity.
+
+    Python's decoder accepts all of those, and what it accepts could otherwise be echoed back as invalid JSON.
+    """
+    return _STRICT_DECODER.decode(body.decode("utf-8").removeprefix("\ufeff"))
+
+
+# `\ud800`-`\udfff` escapes: the only way valid UTF-8 JSON can spell a lone surrogate.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def may_hold_lone_surrogates(body: bytes) -> bool:
+    """A cheap pre-check on the raw body: false means no decoded string can hold a lone surrogate."""
+    return _SURROGATE_ESCAPE.search(body) is not None
+
+
+def has_lone_surrogate(value: object) -> bool:
+    """Whether any string (key or value) in a decoded JSON value cannot be encoded as UTF-8."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            if not node.isascii():
+                try:
+                    node.encode("utf-8")
+                except UnicodeEncodeError:
+                    return True
+        elif isinstance(node, dict):
+            stack.extend(node.keys())
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
     return False

@@ -25,9 +25,22 @@ class HttpRequest:
     version: str  # "2.0" or "1.0": replies mirror the event's format
 
 
+def _object(value: Any, what: str) -> Mapping[str, Any]:
+    """A nested event object; API Gateway may send null for an empty one, never another type."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise EventError(f"the event's {what} is not an object")
+    return value
+
+
 def _headers(event: Mapping[str, Any]) -> dict[str, str]:
-    headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
-    for name, values in (event.get("multiValueHeaders") or {}).items():
+    headers = {str(k).lower(): str(v) for k, v in _object(event.get("headers"), "headers").items()}
+    for name, values in _object(event.get("multiValueHeaders"), "multiValueHeaders").items():
+        if values is None:
+            continue
+        if not isinstance(values, list):
+            raise EventError("the event's multiValueHeaders are not lists")
         if values:
             headers[str(name).lower()] = ",".join(str(v) for v in values)
     return headers
@@ -37,25 +50,30 @@ def _body(event: Mapping[str, Any]) -> bytes:
     body = event.get("body")
     if body is None:
         return b""
+    if not isinstance(body, str):
+        raise EventError("the event's body is not a string")
     if event.get("isBase64Encoded"):
         try:
             return base64.b64decode(body, validate=True)
         except (binascii.Error, ValueError):
             raise EventError("the body is marked base64 but is not valid base64") from None
-    return str(body).encode("utf-8")
+    # surrogatepass: a lone surrogate becomes bytes the JSON decoder refuses, instead of an encoding crash here.
+    return body.encode("utf-8", "surrogatepass")
 
 
-def _strip_stage(path: str, stage: str | None) -> str:
+def _strip_stage(path: str, stage: object) -> str:
     # API Gateway keeps a named stage in the path (`/prod/mcp`); `$default` adds nothing.
-    if stage and stage != "$default" and path.startswith(f"/{stage}/"):
+    if isinstance(stage, str) and stage and stage != "$default" and path.startswith(f"/{stage}/"):
         return path[len(stage) + 1 :]
     return path or "/"
 
 
-def parse_event(event: Mapping[str, Any]) -> HttpRequest:
-    ctx = event.get("requestContext") or {}
+def parse_event(event: Any) -> HttpRequest:
+    if not isinstance(event, Mapping):
+        raise EventError("not an API Gateway proxy event")
+    ctx = _object(event.get("requestContext"), "requestContext")
     if event.get("version") == "2.0":
-        http = ctx.get("http") or {}
+        http = _object(ctx.get("http"), "requestContext.http")
         method, path, version = http.get("method"), event.get("rawPath"), "2.0"
     elif "httpMethod" in event:
         method, path, version = event.get("httpMethod"), event.get("path"), "1.0"
@@ -63,12 +81,13 @@ def parse_event(event: Mapping[str, Any]) -> HttpRequest:
         raise EventError("not an API Gateway proxy event")
     if not isinstance(method, str) or not isinstance(path, str):
         raise EventError("the event has no HTTP method or path")
+    request_id = ctx.get("requestId")
     return HttpRequest(
         method=method.upper(),
         path=_strip_stage(path, ctx.get("stage")),
         headers=_headers(event),
         body=_body(event),
-        request_id=ctx.get("requestId"),
+        request_id=request_id if isinstance(request_id, str) else None,
         version=version,
     )
 

@@ -26,6 +26,8 @@ CHESS_BOARD = WidgetSpec(
     ),
 )
 LIST_LIMIT = 50
+# No game gets near this many plies; the cap keeps an absurd number out rather than comparing it.
+MAX_PLY = 100_000
 
 _GAME_ID = Field(
     alias="gameId",
@@ -69,6 +71,7 @@ class MoveInput(BaseModel):
         default=None,
         alias="expectedPly",
         ge=0,
+        le=MAX_PLY,
         description="The ply you saw (structuredContent.ply). The move is refused with 'conflict' if the game moved "
         "on; a retry of a move that already landed returns its result again.",
     )

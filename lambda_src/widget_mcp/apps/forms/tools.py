@@ -3,11 +3,12 @@ reads it back."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from widget_mcp.apps.forms.domain import FormError, FormSession, InvalidAnswer
 from widget_mcp.apps.forms.service import FormChanged, FormNotFound, FormService
@@ -25,6 +26,22 @@ FORM = WidgetSpec(
 _CAMEL = ConfigDict(validate_by_name=True, validate_by_alias=True, serialize_by_alias=True)
 _FORM_ID = Field(alias="formId", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
 JsonText = str | dict[str, Any]
+# Caps on what a call may hand the form store (a DynamoDB item holds 400 KB: five steps of schema and uiSchema,
+# their answers and the metadata must fit). A schema as JSON text may be spaced out; the parsed one must still
+# fit the domain's 32 KB (uiSchema 16 KB).
+MAX_QUESTION_TEXT = 64 * 1024
+MAX_UI_SCHEMA_TEXT = 32 * 1024
+MAX_METADATA_BYTES = 16 * 1024
+MAX_ANSWER_BYTES = 16 * 1024
+
+
+def _json_size(value: object) -> int:
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass"))
+
+
+def _check_text(value: object, limit: int) -> None:
+    if isinstance(value, str) and len(value) > limit:
+        raise ValueError(f"as JSON text it may be at most {limit // 1024} KB ({limit} characters)")
 
 
 class AskInput(BaseModel):
@@ -48,6 +65,27 @@ class AskInput(BaseModel):
         "adds a follow-up step shown after this one is answered.",
     )
 
+    @field_validator("question")
+    @classmethod
+    def _question_text_within_cap(cls, value: JsonText) -> JsonText:
+        _check_text(value, MAX_QUESTION_TEXT)
+        return value
+
+    @field_validator("ui_schema")
+    @classmethod
+    def _ui_schema_text_within_cap(cls, value: JsonText | None) -> JsonText | None:
+        _check_text(value, MAX_UI_SCHEMA_TEXT)
+        return value
+
+    @field_validator("metadata")
+    @classmethod
+    def _metadata_within_cap(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        # `next` holds the following steps, each checked by the domain against the per-step caps.
+        kept = {key: item for key, item in (value or {}).items() if key != "next"}
+        if _json_size(kept) > MAX_METADATA_BYTES:
+            raise ValueError(f"besides 'next', it may hold at most {MAX_METADATA_BYTES // 1024} KB of JSON")
+        return value
+
 
 class SubmitInput(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_by_name=True, validate_by_alias=True)
@@ -55,6 +93,13 @@ class SubmitInput(BaseModel):
     form_id: str = _FORM_ID
     data: dict[str, Any] = Field(description="The field values, as the form's schema describes them.")
     step: int | None = Field(default=None, ge=0, le=10, description="The step answered (default: the current one).")
+
+    @field_validator("data")
+    @classmethod
+    def _data_within_cap(cls, value: dict[str, Any]) -> dict[str, Any]:
+        if _json_size(value) > MAX_ANSWER_BYTES:
+            raise ValueError(f"the answers may be at most {MAX_ANSWER_BYTES // 1024} KB of JSON")
+        return value
 
 
 class FormIdInput(BaseModel):
@@ -123,6 +168,12 @@ def _dgui_errors() -> Iterator[None]:
         if isinstance(exc, InvalidAnswer):
             details["fields"] = exc.fields
         raise ToolError(exc.message, code=exc.code, details=details) from exc
+    except RecursionError:
+        # JSON text nested thousands deep (in a schema string, or a step in metadata.next) overflows the parser.
+        message = "Invalid JSON schema. It nests too deeply to read."
+        raise ToolError(
+            message, code="invalid_schema", details={"type": "dgui_error", "message": message, "payload": None}
+        ) from None
     except (FormNotFound, IdentityRequired, FormChanged) as exc:
         raise ToolError(
             str(exc), code=exc.code, details={"type": "dgui_error", "message": str(exc), "payload": None}

@@ -1,0 +1,160 @@
+"""What every fuzzed answer must satisfy, and the case counter the session summary reports."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+# Text that would mean an internal detail left the server: a trace, a source path, a class repr.
+LEAK_MARKERS = (
+    "Traceback",
+    'File "',
+    "/work/",
+    "lambda_src",
+    "site-packages",
+    '.py"',
+    ".py'",
+    "<class '",
+    " object at 0x",
+)
+_EXCEPTION_REPR = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception)\(")
+JSON_RPC_KEYS = {"jsonrpc", "id", "result", "error"}
+
+
+@dataclass
+class Tally:
+    """Cases executed across the session, and the wall time spent in fuzz tests."""
+
+    cases: int = 0
+    seconds: float = 0.0
+    by_test: dict[str, int] = field(default_factory=dict)
+    _current: str = ""
+
+    def start(self, test: str) -> None:
+        self._current = test
+
+    def count(self) -> None:
+        self.cases += 1
+        self.by_test[self._current] = self.by_test.get(self._current, 0) + 1
+
+
+TALLY = Tally()
+
+
+def _strict_json(text: str) -> Any:
+    def refuse(constant: str) -> Any:
+        raise ValueError(f"not JSON: {constant}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def _request_text(request_body: bytes, headers: Mapping[str, str]) -> str:
+    """Everything the client sent, in the spellings an echo could take, so echoed input is not called a leak."""
+    parts = [request_body.decode("utf-8", "replace"), *headers.values()]
+    with contextlib.suppress(ValueError, RecursionError):
+        parts.append(json.dumps(json.loads(request_body), ensure_ascii=False))
+    return "\n".join(parts)
+
+
+def assert_no_leak(response_text: str, request_body: bytes, headers: Mapping[str, str]) -> None:
+    sent = _request_text(request_body, headers)
+    try:
+        shown = json.dumps(json.loads(response_text), ensure_ascii=False)
+    except (ValueError, RecursionError):
+        shown = response_text
+    for text in (response_text, shown):
+        for marker in LEAK_MARKERS:
+            assert marker not in text or marker in sent, f"the answer leaks {marker!r}: {text[:500]}"
+        for found in _EXCEPTION_REPR.findall(text):
+            assert found in sent, f"the answer shows an exception repr {found!r}: {text[:500]}"
+
+
+def _expected_id(request_body: bytes) -> tuple[bool, Any]:
+    """(whether the request was a JSON-RPC notification, the id a reply may carry besides null)."""
+    try:
+        message = json.loads(request_body)
+    except (ValueError, RecursionError):
+        return False, None
+    if not isinstance(message, dict):
+        return False, None
+    rid = message.get("id")
+    notification = "method" in message and "id" not in message
+    valid = isinstance(rid, (str, int)) and not isinstance(rid, bool)
+    return notification, rid if valid else None
+
+
+def assert_json_rpc_response(document: Any, expected_id: Any) -> None:
+    assert isinstance(document, dict), document
+    assert document.get("jsonrpc") == "2.0", document
+    assert set(document) <= JSON_RPC_KEYS, document
+    assert "id" in document, document
+    assert document["id"] is None or document["id"] == expected_id, (document["id"], expected_id)
+    assert ("result" in document) != ("error" in document), document
+    if "error" in document:
+        error = document["error"]
+        assert isinstance(error, dict), error
+        assert isinstance(error.get("code"), int), error
+        assert not isinstance(error["code"], bool), error
+        assert isinstance(error.get("message"), str), error
+        assert set(error) <= {"code", "message", "data"}, error
+        assert error["code"] != -32603, f"a masked internal error: {error}"
+    else:
+        result = document["result"]
+        assert isinstance(result, dict), result
+        if "content" in result:
+            _assert_tool_result(result)
+
+
+def _assert_tool_result(result: dict[str, Any]) -> None:
+    assert isinstance(result["content"], list), result
+    if result.get("isError"):
+        error = result["structuredContent"]["error"]
+        assert isinstance(error["code"], str), error
+        assert isinstance(error["message"], str), error
+        assert error["code"] != "internal_error", f"a tool failed unexpectedly: {error}"
+        assert result["content"], result
+        assert result["content"][0]["text"], result
+
+
+def check_answer(
+    status: int,
+    headers: Mapping[str, str],
+    body: bytes,
+    *,
+    request_body: bytes,
+    request_headers: Mapping[str, str],
+) -> Any:
+    """Assert the properties every answer to a POST on /mcp must have; return the decoded body (None if empty)."""
+    assert status < 500, (status, body[:500])
+    notification, expected_id = _expected_id(request_body)
+    if status == 202:
+        assert notification, "only a notification may get an empty 202"
+        assert body == b""
+        return None
+    text = body.decode("utf-8")
+    assert_no_leak(text, request_body, request_headers)
+    assert headers.get("content-type", "").startswith("application/json"), headers
+    document = _strict_json(text)
+    if status == 200:
+        assert_json_rpc_response(document, expected_id)
+    else:
+        assert 400 <= status < 500, status
+        assert isinstance(document, dict), document
+        if "jsonrpc" in document:
+            assert_json_rpc_response(document, expected_id)
+    return document
+
+
+def check_other_route(status: int, headers: Mapping[str, str], body: bytes, *, method: str, sent: str) -> None:
+    """Routes beside /mcp (health, unknown paths): never a 5xx, JSON when there is a body, nothing internal."""
+    assert status < 500, (status, body[:500])
+    if method == "HEAD" or not body:
+        return
+    text = body.decode("utf-8")
+    assert_no_leak(text, sent.encode("utf-8", "surrogatepass"), {})
+    assert headers.get("content-type", "").startswith("application/json"), headers
+    _strict_json(text)
