@@ -22,7 +22,7 @@ import widget_mcp
 from widget_mcp.settings import Settings
 from widget_mcp.toolkit.bundles import BundleManifest
 from widget_mcp.toolkit.runtime import CallObserver, TemplateSettings, ToolRuntime
-from widget_mcp.toolkit.tools import ToolBook
+from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook
 from widget_mcp.toolkit.widgets import APP_MIME_TYPE
 from widget_mcp.transport.endpoint import RequestInfo
 
@@ -48,11 +48,12 @@ INSTRUCTIONS = (
 def build_runtime(
     settings: Settings, books: Iterable[ToolBook], *, observer: CallObserver | None = None, sync_in_thread: bool = False
 ) -> ToolRuntime:
+    sign_in = SignInDeclaration(settings.oauth_scope_prefix) if settings.auth_mode == "oauth" else None
     manifest = BundleManifest.load(Path(settings.widget_manifest) if settings.widget_manifest else None)
     templates = TemplateSettings(
         base_url=settings.widget_base_url, origin=settings.widget_origin, widget_domain=settings.widget_domain
     )
-    return ToolRuntime(books, templates, manifest, observer=observer, sync_in_thread=sync_in_thread)
+    return ToolRuntime(books, templates, manifest, observer=observer, sync_in_thread=sync_in_thread, sign_in=sign_in)
 
 
 def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[Any]:
@@ -65,7 +66,13 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
         if params.name not in runtime.tools:
             raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         info = ctx.request if isinstance(ctx.request, RequestInfo) else None
-        result = await runtime.call(params.name, params.arguments, ctx.meta, info.request_id if info else None)
+        result = await runtime.call(
+            params.name,
+            params.arguments,
+            ctx.meta,
+            info.request_id if info else None,
+            subject=info.subject if info else None,
+        )
         result["resultType"] = COMPLETE
         return result
 

@@ -18,6 +18,9 @@ from widget_mcp.transport.guards import HostAllowlist
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+    from starlette.routing import BaseRoute
+
+    from widget_mcp.auth.setup import SignIn
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,15 @@ class Core:
     runtime: ToolRuntime
     endpoint: McpEndpoint
     store: DocumentStore
+    sign_in: SignIn | None = None
+
+    def sign_in_routes(self) -> list[BaseRoute]:
+        """The metadata (and registration) routes sign-in adds beside `/mcp`; none when it is off."""
+        if self.sign_in is None:
+            return []
+        from widget_mcp.auth.routes import sign_in_routes
+
+        return sign_in_routes(self.sign_in.gate, HostAllowlist(self.settings.allowed_hosts), self.sign_in.facade)
 
 
 def build_books(settings: Settings, store: DocumentStore) -> list[ToolBook]:
@@ -58,13 +70,19 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
 
         store = DynamoDbDocumentStore(default_client, settings.table_name, on_capacity=telemetry.capacity)
     runtime = build_runtime(settings, build_books(settings, store), observer=telemetry, sync_in_thread=concurrent)
+    sign_in = None
+    if settings.auth_mode == "oauth":
+        from widget_mcp.auth.setup import build_sign_in
+
+        sign_in = build_sign_in(settings, runtime.protected_tools())
     endpoint = McpEndpoint(
         build_server(runtime),
         allowed_hosts=HostAllowlist(settings.allowed_hosts),
         max_body_bytes=settings.max_body_bytes,
         max_json_depth=settings.max_json_depth,
+        gate=sign_in.gate if sign_in else None,
     )
-    return Core(settings, obs, runtime, endpoint, store)
+    return Core(settings, obs, runtime, endpoint, store, sign_in)
 
 
 # Libraries the apps import on first use, to keep cold starts short; a SnapStart snapshot should hold them.
@@ -88,4 +106,5 @@ def build_app(core: Core, *, widget_dir: Path | None = None) -> FastAPI:
         max_body_bytes=core.settings.max_body_bytes,
         tool_count=len(core.runtime.tools),
         widget_dir=widget_dir,
+        extra_routes=core.sign_in_routes(),
     )

@@ -3,7 +3,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 from widget_mcp.toolkit import DeclarationError, ToolBook, ToolCall, ToolResult, WidgetSpec
-from widget_mcp.toolkit.tools import ToolSpec
+from widget_mcp.toolkit.tools import SignInDeclaration, ToolSpec
 
 BOARD = WidgetSpec(name="board", entry="board", title="Board", description="A board.")
 
@@ -120,6 +120,7 @@ def test_a_widget_tool_describes_itself_in_both_dialects() -> None:
             "openai/visibility": "public",
             "openai/outputTemplate": "ui://widget/board-abc.html",
             "ui": {"visibility": ["model", "app"], "resourceUri": "ui://widget/board-abc.html"},
+            "securitySchemes": [{"type": "noauth"}],
         },
     }
 
@@ -142,3 +143,14 @@ def test_two_apps_cannot_declare_the_same_tool_name() -> None:
     register(handler)
     with pytest.raises(DeclarationError, match="declared twice"):
         register(handler)
+
+
+def test_with_sign_in_on_a_tool_that_needs_it_asks_for_oauth2_with_its_prefixed_scopes() -> None:
+    spec = declare(sign_in=("chess",))
+    described = spec.describe(None, SignInDeclaration(scope_prefix="widget-mcp/"))
+    assert described["_meta"]["securitySchemes"] == [{"type": "oauth2", "scopes": ["widget-mcp/chess"]}]
+
+
+def test_a_public_tool_or_any_tool_with_sign_in_off_needs_no_auth() -> None:
+    assert declare().describe(None, SignInDeclaration())["_meta"]["securitySchemes"] == [{"type": "noauth"}]
+    assert declare(sign_in=("chess",)).describe(None)["_meta"]["securitySchemes"] == [{"type": "noauth"}]

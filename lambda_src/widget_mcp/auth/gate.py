@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from widget_mcp.auth.tokens import AccessToken, TokenRejected
+from widget_mcp.toolkit.results import error_wire
 
 METADATA_PATH = "/.well-known/oauth-protected-resource"
 _LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
@@ -26,13 +27,23 @@ class Admitted:
 
 @dataclass(frozen=True, slots=True)
 class Refused:
-    """Answer with a challenge. `in_band`: as a tool error result (ChatGPT), else as HTTP `status`."""
+    """Answer with a challenge. `in_band`: as a tool error result (ChatGPT), else as HTTP `status`.
+    `error` is the RFC 6750 error code, None when no credentials were sent."""
 
     status: int
-    error: str
+    error: str | None
     description: str
     www_authenticate: str
     in_band: bool = False
+
+    @property
+    def code(self) -> str:
+        """The tool error code: `identity_required` when no token came, else the RFC 6750 code."""
+        return self.error or "identity_required"
+
+    def tool_result(self) -> dict[str, Any]:
+        """The in-band form: an error result whose `mcp/www_authenticate` makes ChatGPT offer sign-in."""
+        return error_wire(self.code, self.description, meta={"mcp/www_authenticate": [self.www_authenticate]})
 
 
 @dataclass(frozen=True)
@@ -78,7 +89,8 @@ class SignInGate:
         if authorization is None:
             if required is None:
                 return Admitted(None)
-            return self._refuse(headers, 401, "invalid_request", "Sign in to use this tool.", required, in_band)
+            # RFC 6750 3.1: a request with no credentials gets a challenge without an error attribute.
+            return self._refuse(headers, 401, None, "Sign in to use this tool.", required, in_band)
         scheme, _, token = authorization.strip().partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             return self._refuse(headers, 401, "invalid_request", "Send the access token as 'Bearer <token>'.", None)
@@ -104,13 +116,14 @@ class SignInGate:
         self,
         headers: Mapping[str, str],
         status: int,
-        error: str,
+        error: str | None,
         description: str,
         scopes: tuple[str, ...] | None,
         in_band: bool = False,
     ) -> Refused:
-        parts = [f'resource_metadata="{self.metadata_url(headers)}"', f'error="{error}"']
-        parts.append(f'error_description="{description}"')
+        parts = [f'resource_metadata="{self.metadata_url(headers)}"']
+        if error is not None:
+            parts += [f'error="{error}"', f'error_description="{description}"']
         if scopes:
             parts.append(f'scope="{" ".join(scopes)}"')
         return Refused(status, error, description, "Bearer " + ", ".join(parts), in_band)

@@ -13,6 +13,8 @@ import uvicorn
 from widget_mcp.local.app import WIDGET_DIST, build_local_app
 from widget_mcp.local.aws import local_aws
 from widget_mcp.local.events import EventFeed
+from widget_mcp.local.issuer import LOCAL_USER, LocalIssuer
+from widget_mcp.local.issuer_routes import issuer_routes
 from widget_mcp.settings import SettingsError, load_settings
 from widget_mcp.wiring import build_core
 
@@ -41,6 +43,28 @@ class LocalServer(uvicorn.Server):
         await super().shutdown(sockets)
 
 
+def _local_issuer(base: str) -> LocalIssuer | None:
+    """With AUTH_MODE=oauth and no OAUTH_ISSUER, sign-in runs against a local issuer served by this server."""
+    if os.environ.get("AUTH_MODE", "").lower() != "oauth" or os.environ.get("OAUTH_ISSUER"):
+        return None
+    os.environ["OAUTH_ISSUER"] = f"{base}/issuer"
+    os.environ.setdefault("OAUTH_AUDIENCE", f"{base}/mcp")
+    return LocalIssuer(f"{base}/issuer", audience=os.environ["OAUTH_AUDIENCE"])
+
+
+def _sign_in_lines(mode: str, issuer_url: str | None, issuer: LocalIssuer | None) -> str:
+    if mode != "oauth":
+        return "  sign-in        off (AUTH_MODE=oauth turns it on)\n"
+    if issuer is None:
+        return f"  sign-in        OAuth, tokens from {issuer_url}\n"
+    # Development only: the local issuer signs anyone in without a password.
+    return (
+        f"  sign-in        OAuth, local issuer {issuer.issuer} (signs anyone in: development only)\n"
+        f"  token          {issuer.mint(LOCAL_USER)}\n"
+        f"                 (Authorization: Bearer …, for {LOCAL_USER}, valid 1 h)\n"
+    )
+
+
 def main() -> int:
     host = "127.0.0.1"
     port = int(os.environ.get("PORT", "8000"))
@@ -48,6 +72,7 @@ def main() -> int:
     os.environ.setdefault("WIDGET_BASE_URL", f"{base}/widgets")
     os.environ.setdefault("WIDGET_MANIFEST", str(WIDGET_DIST / "manifest.json"))
     os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
+    issuer = _local_issuer(base)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # moto's per-request access log
     try:
         settings = load_settings()
@@ -57,7 +82,11 @@ def main() -> int:
     with local_aws(settings.table_name) as aws:
         core = build_core(settings, concurrent=True)
         feed = EventFeed()
-        app = build_local_app(core, widget_dir=WIDGET_DIST, feed=feed)
+        routes = []
+        if issuer is not None:
+            issuer.scopes = tuple(sorted({s for needed in core.runtime.protected_tools().values() for s in needed}))
+            routes = issuer_routes(issuer)
+        app = build_local_app(core, widget_dir=WIDGET_DIST, feed=feed, extra_routes=routes)
         banner = (
             "widget-mcp local mode\n"
             f"  MCP endpoint   {base}/mcp\n"
@@ -66,7 +95,8 @@ def main() -> int:
             f"  playground     {base}/playground\n"
             f"  events (SSE)   {base}/events\n"
             f"  AWS (moto)     {aws.endpoint_url}  table {settings.table_name}\n"
-            "Press Ctrl-C to stop."
+            + _sign_in_lines(settings.auth_mode, settings.oauth_issuer, issuer)
+            + "Press Ctrl-C to stop."
         )
         # uvicorn re-raises Ctrl-C after a graceful shutdown. No lifespan: there is no per-process state.
         with contextlib.suppress(KeyboardInterrupt):

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from fastapi import FastAPI
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp
 
 from widget_mcp.app import create_app
@@ -18,7 +19,14 @@ REPO = Path(__file__).resolve().parents[3]
 WIDGET_DIST = REPO / "widget_bundles" / "dist"
 
 
-def build_local_app(core: Core, *, widget_dir: Path = WIDGET_DIST, feed: EventFeed | None = None) -> FastAPI:
+def build_local_app(
+    core: Core,
+    *,
+    widget_dir: Path = WIDGET_DIST,
+    feed: EventFeed | None = None,
+    extra_routes: Sequence[BaseRoute] = (),
+) -> FastAPI:
+    """`extra_routes`: e.g. the local issuer's, when `make dev` runs with sign-in."""
     events = feed or EventFeed()
 
     def tap(mcp: ASGIApp) -> ASGIApp:
@@ -33,6 +41,8 @@ def build_local_app(core: Core, *, widget_dir: Path = WIDGET_DIST, feed: EventFe
         extra_routes=[
             Route("/playground", PlaygroundPage(widget_dir / "manifest.json").page, methods=["GET"]),
             Route("/events", events.stream, methods=["GET"]),
+            *core.sign_in_routes(),
+            *extra_routes,
         ],
     )
     app.state.events = events

@@ -114,7 +114,7 @@ class LocalIssuer:
             "authorization_endpoint": f"{self.issuer}/authorize",
             "token_endpoint": f"{self.issuer}/token",
             "registration_endpoint": f"{self.issuer}/register",
-            "jwks_uri": f"{self.issuer}/jwks.json",
+            "jwks_uri": f"{self.issuer}/.well-known/jwks.json",  # where OAUTH_JWKS_URL looks by default
             "scopes_supported": list(self.scopes),
             "response_types_supported": ["code"],
             "grant_types_supported": ["authorization_code", "refresh_token"],

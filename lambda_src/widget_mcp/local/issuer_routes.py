@@ -46,7 +46,7 @@ def issuer_routes(issuer: LocalIssuer) -> list[BaseRoute]:
         # RFC 8414 puts the issuer's path after the well-known segment; some clients also try it below.
         Route(f"/.well-known/oauth-authorization-server{prefix}", metadata, methods=["GET"]),
         Route(f"{prefix}/.well-known/oauth-authorization-server", metadata, methods=["GET"]),
-        Route(f"{prefix}/jwks.json", jwks, methods=["GET"]),
+        Route(f"{prefix}/.well-known/jwks.json", jwks, methods=["GET"]),
         Route(f"{prefix}/register", register, methods=["POST"]),
         Route(f"{prefix}/authorize", authorize, methods=["GET"]),
         Route(f"{prefix}/token", token, methods=["POST"]),

@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,10 +28,15 @@ class LocalServer:
 
 
 @contextmanager
-def local_server(table: str, *, timeout: float = 30.0) -> Iterator[LocalServer]:
-    """Run local mode with a clean environment (no inherited AWS_*, ALLOWED_HOSTS or WIDGET_* settings)."""
+def local_server(
+    table: str, *, timeout: float = 30.0, settings: Mapping[str, str] | None = None
+) -> Iterator[LocalServer]:
+    """Run local mode with a clean environment (no inherited AWS_*, ALLOWED_HOSTS, WIDGET_*, AUTH_MODE or
+    OAUTH_* settings), plus `settings`."""
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "ALLOWED_HOSTS", "WIDGET_"))}
+    inherited = ("AWS_", "ALLOWED_HOSTS", "WIDGET_", "AUTH_MODE", "OAUTH_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(inherited)}
+    env.update(settings or {})
     env.update({"PORT": str(port), "PYTHONPATH": str(ROOT / "lambda_src"), "TABLE_NAME": table})
     proc = subprocess.Popen(
         [sys.executable, "-m", "widget_mcp.local"],

@@ -46,9 +46,13 @@ def _hint(meta: Mapping[str, Any], key: str) -> str | None:
     return None
 
 
-def resolve_principal(meta: Mapping[str, Any] | None, verified_subject: str | None = None) -> Principal:
+def resolve_principal(
+    meta: Mapping[str, Any] | None, verified_subject: str | None = None, *, trust_hints: bool = True
+) -> Principal:
     if verified_subject:
         return Principal("oauth", verified_subject)
+    if not trust_hints:
+        return ANONYMOUS
     meta = meta or {}
     subject = _hint(meta, OPENAI_SUBJECT)
     if subject:

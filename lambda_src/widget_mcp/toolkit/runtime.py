@@ -15,7 +15,7 @@ from widget_mcp.toolkit.errors import DeclarationError
 from widget_mcp.toolkit.failures import error_result
 from widget_mcp.toolkit.principal import resolve_principal
 from widget_mcp.toolkit.results import ToolResult
-from widget_mcp.toolkit.tools import ToolBook, ToolSpec
+from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook, ToolSpec
 from widget_mcp.toolkit.widgets import WidgetTemplate, render_template
 
 
@@ -53,6 +53,7 @@ class ToolRuntime:
         *,
         observer: CallObserver | None = None,
         sync_in_thread: bool = False,
+        sign_in: SignInDeclaration | None = None,
     ) -> None:
         self.tools: dict[str, ToolSpec] = {}
         for book in books:
@@ -75,13 +76,22 @@ class ToolRuntime:
                 by_widget[spec.widget.name] = template
                 self.templates[template.uri] = template
         self.tool_list: list[dict[str, Any]] = [
-            spec.describe(by_widget[spec.widget.name].uri if spec.widget else None) for spec in self.tools.values()
+            spec.describe(by_widget[spec.widget.name].uri if spec.widget else None, sign_in)
+            for spec in self.tools.values()
         ]
+        self.sign_in = sign_in
         self.resource_list: list[dict[str, Any]] = [t.resource_listing() for t in self.templates.values()]
         self._observer: CallObserver = observer or _NoObserver()
         # Lambda serves one event at a time per container, so a sync handler runs inline there;
         # a local server handles requests concurrently and moves sync handlers off the event loop.
         self._sync_in_thread = sync_in_thread
+
+    def protected_tools(self) -> dict[str, tuple[str, ...]]:
+        """With sign-in on, each tool that needs it and the scopes (as published) its token must hold."""
+        if self.sign_in is None:
+            return {}
+        prefix = self.sign_in.scope_prefix
+        return {n: tuple(prefix + s for s in t.sign_in) for n, t in self.tools.items() if t.sign_in is not None}
 
     def template_uri(self, widget_name: str) -> str:
         return self._by_widget[widget_name].uri
@@ -92,6 +102,7 @@ class ToolRuntime:
         arguments: Mapping[str, Any] | None,
         meta: Mapping[str, Any] | None,
         request_id: str | None = None,
+        subject: str | None = None,
     ) -> dict[str, Any]:
         """Run one tool call and return the wire result. Never raises for tool-level failures.
 
@@ -99,7 +110,9 @@ class ToolRuntime:
         """
         spec = self.tools[name]
         started = time.perf_counter()
-        call = ToolCall(tool=name, principal=resolve_principal(meta), request_meta=meta or {}, request_id=request_id)
+        # With sign-in on, only a verified subject names a user: host hints could be anyone's claim.
+        principal = resolve_principal(meta, subject, trust_hints=self.sign_in is None)
+        call = ToolCall(tool=name, principal=principal, request_meta=meta or {}, request_id=request_id)
         self._observer.started(name, call)
         error_code: str | None = None
         try:

@@ -23,6 +23,13 @@ _NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 
 
 @dataclass(frozen=True)
+class SignInDeclaration:
+    """Sign-in as tools declare it: each scope a tool names is published as `scope_prefix + scope`."""
+
+    scope_prefix: str = ""
+
+
+@dataclass(frozen=True)
 class ToolSpec:
     name: str
     title: str
@@ -39,6 +46,8 @@ class ToolSpec:
     widget: WidgetSpec | None = None
     widget_accessible: bool = False
     visibility: Visibility = "public"
+    # With sign-in on, the scopes a caller's token must hold; None keeps the tool public.
+    sign_in: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -61,8 +70,14 @@ class ToolSpec:
     def is_async(self) -> bool:
         return inspect.iscoroutinefunction(self.handler)
 
-    def describe(self, template_uri: str | None) -> dict[str, Any]:
-        """The `tools/list` entry, in wire form."""
+    def security_schemes(self, auth: SignInDeclaration | None) -> list[dict[str, Any]]:
+        """How a host must call the tool: anonymously, or with an OAuth token holding these scopes."""
+        if auth is None or self.sign_in is None:
+            return [{"type": "noauth"}]
+        return [{"type": "oauth2", "scopes": [auth.scope_prefix + s for s in self.sign_in]}]
+
+    def describe(self, template_uri: str | None, auth: SignInDeclaration | None = None) -> dict[str, Any]:
+        """The `tools/list` entry, in wire form. `auth` is given when sign-in is on."""
         if self.visibility == "private":
             ui_visibility = ["app"]
         elif self.widget_accessible:
@@ -75,6 +90,9 @@ class ToolSpec:
             "openai/toolInvocation/invoked": self.invoked,
             "openai/widgetAccessible": self.widget_accessible,
             "openai/visibility": self.visibility,
+            # In `_meta`, where ChatGPT reads them when a server's SDK has no top-level field for them (ours:
+            # the SDK's Tool model drops unknown fields).
+            "securitySchemes": self.security_schemes(auth),
         }
         if template_uri is not None:
             ui["resourceUri"] = template_uri
@@ -132,6 +150,7 @@ class ToolBook:
         widget: WidgetSpec | None = None,
         widget_accessible: bool = False,
         visibility: Visibility = "public",
+        sign_in: tuple[str, ...] | None = None,
     ) -> Callable[[Handler], Handler]:
         """Declare a tool. The hints have no defaults on purpose: hosts require all three to be stated."""
 
@@ -154,6 +173,7 @@ class ToolBook:
                 widget=widget,
                 widget_accessible=widget_accessible,
                 visibility=visibility,
+                sign_in=sign_in,
             )
             return fn
 

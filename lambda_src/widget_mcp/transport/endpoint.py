@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
+import anyio.to_thread
 from mcp.server.connection import Connection
 from mcp.server.lowlevel.server import Server
 from mcp.server.runner import serve_one
@@ -39,6 +40,7 @@ from mcp_types import (
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
+from widget_mcp.auth.gate import Refused, SignInGate
 from widget_mcp.transport.dispatch_context import SingleExchangeContext
 from widget_mcp.transport.guards import (
     HostAllowlist,
@@ -68,6 +70,8 @@ class RequestInfo:
 
     headers: Mapping[str, str]
     request_id: str | None = None
+    # The verified OAuth subject, when sign-in is on and the caller sent a valid token.
+    subject: str | None = None
 
 
 def _error_body(request_id: Any, code: int, message: str, data: Any = None) -> bytes:
@@ -79,6 +83,14 @@ def _error_body(request_id: Any, code: int, message: str, data: Any = None) -> b
 
 def _transport_error(status: int, code: int, message: str, *extra: tuple[str, str]) -> HttpReply:
     return HttpReply(status, _error_body(None, code, message), JSON_HEADERS + extra)
+
+
+def _challenge(rid: Any, refused: Refused) -> HttpReply:
+    if refused.in_band:
+        result = {**refused.tool_result(), "resultType": "complete"}
+        return HttpReply(200, json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}).encode())
+    body = _error_body(rid, INVALID_REQUEST, refused.description, {"error": refused.code})
+    return HttpReply(refused.status, body, (*JSON_HEADERS, ("www-authenticate", refused.www_authenticate)))
 
 
 def _valid_id(value: Any) -> TypeGuard[str | int]:
@@ -95,8 +107,10 @@ class McpEndpoint:
         allowed_hosts: HostAllowlist,
         max_body_bytes: int,
         max_json_depth: int,
+        gate: SignInGate | None = None,
     ) -> None:
         self._server = server
+        self._gate = gate
         self._hosts = allowed_hosts
         self._max_body = max_body_bytes
         self._max_depth = max_json_depth
@@ -176,10 +190,19 @@ class McpEndpoint:
         else:
             connection = Connection.from_envelope(header_version or DEFAULT_NEGOTIATED_VERSION, None, None)
 
+        subject = None
+        if self._gate is not None:
+            # In a worker thread: fetching the issuer's keys blocks, and may go to this very server.
+            admission = await anyio.to_thread.run_sync(self._gate.check, headers, message)
+            if isinstance(admission, Refused):
+                return _challenge(rid, admission)
+            subject = admission.subject
         dctx = SingleExchangeContext(
             transport=TransportContext(kind="streamable-http", can_send_request=False, headers=headers),
             request_id=rid,
-            message_metadata=ServerMessageMetadata(request_context=RequestInfo(headers, http_request_id)),
+            message_metadata=ServerMessageMetadata(
+                request_context=RequestInfo(headers, http_request_id, subject=subject)
+            ),
         )
         try:
             result = await serve_one(

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from auth_support import ISSUER, NOW, RESOURCE, IssuerKeys
 from cryptography.hazmat.primitives.asymmetric import rsa
-from widget_mcp.auth.tokens import AccessToken, TokenRejected, TokenVerifier
+from widget_mcp.auth.jwt_verifier import TokenVerifier
+from widget_mcp.auth.tokens import AccessToken, TokenRejected
 from widget_mcp.local.issuer import LocalIssuer
 
 

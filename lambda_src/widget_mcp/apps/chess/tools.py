@@ -39,6 +39,10 @@ _GAME_ID = Field(
 _STRICT = ConfigDict(extra="forbid", validate_by_name=True, validate_by_alias=True, strict=True)
 
 
+# With sign-in on, a token must hold this scope to use the chess tools.
+CHESS_SCOPE = ("chess",)
+
+
 class NewGameInput(BaseModel):
     model_config = _STRICT
 
@@ -139,6 +143,7 @@ def build_book(service: ChessService) -> ToolBook:
 
     @book.tool(
         name="chess_new_game",
+        sign_in=CHESS_SCOPE,
         title="New chess game",
         description=(
             "Starts a chess game for the user and shows the board. Play the engine (opponent='engine') or let two "
@@ -159,6 +164,7 @@ def build_book(service: ChessService) -> ToolBook:
 
     @book.tool(
         name="chess_move",
+        sign_in=CHESS_SCOPE,
         title="Make a chess move",
         description=(
             "Plays a move in one of the user's games, given in SAN or UCI (or from/to squares). Against the engine, "
@@ -180,6 +186,7 @@ def build_book(service: ChessService) -> ToolBook:
 
     @book.tool(
         name="chess_show_game",
+        sign_in=CHESS_SCOPE,
         title="Show a chess game",
         description="Shows one of the user's games: the board and the list of moves so far. Changes nothing.",
         output=views.GameState,
@@ -217,6 +224,7 @@ def build_book(service: ChessService) -> ToolBook:
 
     @book.tool(
         name="chess_list_games",
+        sign_in=CHESS_SCOPE,
         title="List chess games",
         description="Lists the user's chess games, newest first, with their status and whose turn it is.",
         output=views.GameList,
@@ -239,6 +247,7 @@ def build_book(service: ChessService) -> ToolBook:
 
     @book.tool(
         name="chess_resign",
+        sign_in=CHESS_SCOPE,
         title="Resign a chess game",
         description=(
             "Resigns one of the user's games: against the engine the user resigns; between two people, the side to "

@@ -35,6 +35,10 @@ MAX_METADATA_BYTES = 16 * 1024
 MAX_ANSWER_BYTES = 16 * 1024
 
 
+# With sign-in on, a token must hold this scope to use the forms tools.
+FORMS_SCOPE = ("forms",)
+
+
 def _json_size(value: object) -> int:
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass"))
 
@@ -185,6 +189,7 @@ def build_book(service: FormService) -> ToolBook:
 
     @book.tool(
         name="ask_question",
+        sign_in=FORMS_SCOPE,
         title="Ask the user with a form",
         description=(
             "Shows the user a form to fill in, instead of asking for several details in prose. Use it whenever "
@@ -219,6 +224,7 @@ def build_book(service: FormService) -> ToolBook:
 
     @book.tool(
         name="submit_form",
+        sign_in=FORMS_SCOPE,
         title="Submit a form",
         description="Called by the form widget with the user's answers; they are checked against the form's schema.",
         output=ResponsePayload,
@@ -254,6 +260,7 @@ def build_book(service: FormService) -> ToolBook:
 
     @book.tool(
         name="get_form_response",
+        sign_in=FORMS_SCOPE,
         title="Get a form's answers",
         description="Returns the user's answers to a form shown by ask_question, or says it is still unanswered.",
         output=ResponsePayload,

@@ -1,0 +1,66 @@
+"""Sign-in's HTTP routes beside `/mcp`: the protected-resource metadata, and, in front of Cognito, the
+authorization-server metadata and registration (`widget_mcp.auth.facade`)."""
+
+from __future__ import annotations
+
+import json
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from widget_mcp.auth.facade import METADATA_PATH as AS_METADATA_PATH
+from widget_mcp.auth.facade import REGISTRATION_PATH, AuthorizationServerFacade, RegistrationRefused
+from widget_mcp.auth.gate import METADATA_PATH as PR_METADATA_PATH
+from widget_mcp.auth.gate import SignInGate
+from widget_mcp.transport.guards import HostAllowlist
+
+# Metadata changes only with a deployment; clients may keep it for an hour.
+CACHE = {"cache-control": "public, max-age=3600"}
+MAX_REGISTRATION_BYTES = 16 * 1024
+
+
+def sign_in_routes(
+    gate: SignInGate, hosts: HostAllowlist, facade: AuthorizationServerFacade | None = None
+) -> list[BaseRoute]:
+    async def resource_metadata(request: Request) -> Response:
+        headers = {k.lower(): v for k, v in request.headers.items()}
+        if not hosts.allows(headers.get("host")):  # the document names the host: only ours may be named
+            return JSONResponse({"error": "invalid_host"}, status_code=421)
+        return JSONResponse(gate.metadata(headers), headers=CACHE)
+
+    routes: list[BaseRoute] = [
+        # RFC 9728 3.1: the resource's path follows the well-known segment; the bare form serves older clients.
+        Route(f"{PR_METADATA_PATH}/mcp", resource_metadata, methods=["GET"]),
+        Route(PR_METADATA_PATH, resource_metadata, methods=["GET"]),
+    ]
+    if facade is None:
+        return routes
+
+    async def server_metadata(request: Request) -> Response:
+        return JSONResponse(facade.metadata(), headers=CACHE)
+
+    async def register(request: Request) -> Response:
+        body = await request.body()
+        if len(body) > MAX_REGISTRATION_BYTES:
+            return _refused(RegistrationRefused("invalid_client_metadata", "the registration request is too large"))
+        try:
+            payload = json.loads(body)
+        except (ValueError, RecursionError):
+            payload = None
+        if not isinstance(payload, dict):
+            return _refused(RegistrationRefused("invalid_client_metadata", "the body must be a JSON object"))
+        try:
+            return JSONResponse(facade.register(payload), status_code=201, headers={"cache-control": "no-store"})
+        except RegistrationRefused as exc:
+            return _refused(exc)
+
+    return [
+        *routes,
+        Route(AS_METADATA_PATH, server_metadata, methods=["GET"]),
+        Route(REGISTRATION_PATH, register, methods=["POST"]),
+    ]
+
+
+def _refused(exc: RegistrationRefused) -> Response:
+    return JSONResponse({"error": exc.error, "error_description": str(exc)}, status_code=400)

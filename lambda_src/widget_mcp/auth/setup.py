@@ -1,0 +1,50 @@
+"""Sign-in assembled from settings: the gate the endpoint consults, and the facade when Cognito needs one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from widget_mcp.auth.facade import AuthorizationServerFacade
+from widget_mcp.auth.gate import SignInGate, SignInPolicy
+from widget_mcp.settings import Settings
+
+
+@dataclass(frozen=True)
+class SignIn:
+    gate: SignInGate
+    facade: AuthorizationServerFacade | None
+
+
+def build_sign_in(settings: Settings, protected: Mapping[str, tuple[str, ...]]) -> SignIn:
+    """`protected`: each tool that needs sign-in and the scopes its token must hold."""
+    from widget_mcp.auth.jwt_verifier import JwksKeys, TokenVerifier  # PyJWT loads only when sign-in is on
+
+    if not (settings.oauth_issuer and settings.jwks_url):
+        raise ValueError("sign-in needs OAUTH_ISSUER")  # the settings already refuse oauth mode without it
+    verifier = TokenVerifier(
+        issuer=settings.oauth_issuer,
+        audiences=settings.oauth_audience,
+        keys=JwksKeys(settings.jwks_url),
+        leeway_seconds=settings.oauth_leeway_seconds,
+    )
+    server = settings.oauth_authorization_server or settings.oauth_issuer
+    scopes = tuple(sorted({scope for needed in protected.values() for scope in needed}))
+    policy = SignInPolicy(
+        protected=dict(protected),
+        scopes_supported=scopes,
+        authorization_servers=(server,),
+        resource=settings.oauth_resource,
+    )
+    facade = None
+    if settings.oauth_registration_client_id and settings.oauth_authorize_url and settings.oauth_token_url:
+        facade = AuthorizationServerFacade(
+            issuer=server,
+            authorize_url=settings.oauth_authorize_url,
+            token_url=settings.oauth_token_url,
+            jwks_url=settings.jwks_url,
+            client_id=settings.oauth_registration_client_id,
+            redirect_uris=settings.oauth_redirect_uris,
+            scopes=scopes,
+        )
+    return SignIn(SignInGate(policy, verifier), facade)
