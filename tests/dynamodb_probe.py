@@ -1,16 +1,36 @@
-"""DynamoDB probes shared by the chess storage tests and `make bench`: a client for a moto URL, a log of
-every request a client sends, DynamoDB's item-size rule, and a long legal game to store."""
+"""DynamoDB probes shared by the storage tests and `make bench`: a moto server on loopback with the state
+table, a client for it, a log of every request a client sends, DynamoDB's item-size rule, and a long legal
+game to store."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import boto3
+from moto.server import ThreadedMotoServer
 from widget_mcp.apps.chess.domain import Game
+from widget_mcp.local.aws import free_port
+from widget_mcp.storage.table import create_state_table
 
 TABLE = "chess-state"
 OWNER = "openai:alice"
+
+
+@contextmanager
+def moto_dynamodb(table: str) -> Iterator[str]:
+    """A moto server on a free loopback port holding the state table `table`; yields its URL."""
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=free_port(), verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    url = f"http://{host}:{port}"
+    create_state_table(client_for(url), table)
+    try:
+        yield url
+    finally:
+        server.stop()
 
 
 def client_for(url: str) -> Any:

@@ -8,16 +8,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from dynamodb_probe import OWNER, TABLE, CallLog, client_for, item_size, long_game
-from moto.server import ThreadedMotoServer
+from dynamodb_probe import OWNER, TABLE, CallLog, client_for, item_size, long_game, moto_dynamodb
 from widget_mcp.apps.chess import ChessService, EngineBudget, GameRepository, RetentionPolicy
 from widget_mcp.apps.chess.domain import GameOver
 from widget_mcp.apps.chess.errors import MoveConflict
 from widget_mcp.apps.chess.service import GameView, MoveRequest
-from widget_mcp.local.aws import free_port
 from widget_mcp.storage.documents import Document
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
-from widget_mcp.storage.table import create_state_table
 
 DAY = 86_400
 ITEM_LIMIT = 4 * 1024  # one strongly consistent read unit
@@ -25,13 +22,8 @@ ITEM_LIMIT = 4 * 1024  # one strongly consistent read unit
 
 @pytest.fixture(scope="module")
 def moto_url() -> Iterator[str]:
-    port = free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    url = f"http://127.0.0.1:{port}"
-    create_state_table(client_for(url), TABLE)
-    yield url
-    server.stop()
+    with moto_dynamodb(TABLE) as url:
+        yield url
 
 
 @pytest.fixture

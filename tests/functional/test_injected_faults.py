@@ -9,12 +9,11 @@ from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
-import boto3
 import botocore.endpoint
 import pytest
+from dynamodb_probe import client_for, moto_dynamodb
 from mcp import Client
 from mcp_types import CallToolResult, TextContent
-from moto.server import ThreadedMotoServer
 from storage_faults import (
     CONNECT_TIMEOUT,
     INTERNAL_ERROR,
@@ -30,11 +29,9 @@ from storage_faults import (
 from widget_mcp.apps.chess import ChessService, GameRepository
 from widget_mcp.apps.chess.service import MoveRequest
 from widget_mcp.apps.forms import FormRepository, FormService
-from widget_mcp.local.aws import free_port
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.dynamodb import MAX_ATTEMPTS, DynamoDbDocumentStore, default_client
-from widget_mcp.storage.table import create_state_table
 from widget_mcp.wiring import build_core
 
 TABLE = "faults-state"
@@ -49,19 +46,8 @@ OUTCOME_UNKNOWN_ON_WRITE = {INTERNAL_ERROR.name, SERVICE_UNAVAILABLE.name, READ_
 
 @pytest.fixture(scope="module")
 def moto_url() -> Iterator[str]:
-    port = free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    url = f"http://127.0.0.1:{port}"
-    create_state_table(plain_client(url), TABLE)
-    yield url
-    server.stop()
-
-
-def plain_client(url: str) -> Any:
-    return boto3.client(
-        "dynamodb", endpoint_url=url, region_name="eu-west-1", aws_access_key_id="t", aws_secret_access_key="t"
-    )
+    with moto_dynamodb(TABLE) as url:
+        yield url
 
 
 @pytest.fixture
@@ -223,7 +209,7 @@ async def test_a_conditional_check_failure_is_not_retried_and_answers_conflict_w
 ) -> None:
     async with client:
         game_id = await new_game(client)
-        rival = ChessService(GameRepository(DynamoDbDocumentStore(plain_client(moto_url), TABLE)))
+        rival = ChessService(GameRepository(DynamoDbDocumentStore(client_for(moto_url), TABLE)))
         faults.clear()
         # Another writer's move lands between this call's read and its conditional put.
         faults.plan("PutItem", before(lambda: rival.move(OWNER, game_id, MoveRequest("d4"), 0)), times=1)
@@ -244,7 +230,7 @@ async def test_a_form_answer_beaten_by_a_different_answer_is_refused_and_the_fir
 ) -> None:
     async with client:
         form_id = structured(await client.call_tool("ask_question", {"question": FORM}, meta=ALICE))["formId"]
-        rival = FormService(FormRepository(DynamoDbDocumentStore(plain_client(moto_url), TABLE)))
+        rival = FormService(FormRepository(DynamoDbDocumentStore(client_for(moto_url), TABLE)))
         faults.clear()
         faults.plan("PutItem", before(lambda: rival.submit(OWNER, form_id, {"name": "Grace"}, None)), times=1)
 

@@ -8,18 +8,15 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import boto3
 import pytest
+from dynamodb_probe import client_for, moto_dynamodb
 from mcp import Client
 from mcp_types import CallToolResult
-from moto.server import ThreadedMotoServer
 from storage_faults import CONNECT_TIMEOUT, FaultInjector
-from widget_mcp.local.aws import free_port
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import time_ordered_id
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
-from widget_mcp.storage.table import create_state_table
 from widget_mcp.wiring import build_core
 
 TABLE = "isolation-state"
@@ -42,19 +39,8 @@ NO_IDENTITY: list[dict[str, Any] | None] = [
 
 @pytest.fixture(scope="module")
 def dynamodb() -> Iterator[Any]:
-    port = free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    client = boto3.client(
-        "dynamodb",
-        endpoint_url=f"http://127.0.0.1:{port}",
-        region_name="eu-west-1",
-        aws_access_key_id="t",
-        aws_secret_access_key="t",
-    )
-    create_state_table(client, TABLE)
-    yield client
-    server.stop()
+    with moto_dynamodb(TABLE) as url:
+        yield client_for(url)
 
 
 @pytest.fixture

@@ -16,9 +16,10 @@ from typing import Any
 import boto3
 import pytest
 from fuzz_support import TALLY
-from fuzz_targets import HttpTarget, LambdaTarget, host_from_allowlist, seed, serve
+from fuzz_targets import HttpTarget, LambdaTarget, host_from_allowlist, seed
 from hypothesis import HealthCheck, settings
 from moto.server import ThreadedMotoServer
+from servers import serve
 from widget_mcp.local.aws import free_port
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
@@ -94,7 +95,7 @@ def http_target() -> Iterator[HttpTarget]:
             concurrent=True,
             store=InMemoryDocumentStore(),
         )
-    with serve(build_app(core)) as url:
+    with serve(build_app(core), log_level="critical") as url:
         target = HttpTarget(url, url.removeprefix("http://"))
         seed(target)
         try:

@@ -6,19 +6,13 @@ from __future__ import annotations
 import base64
 import copy
 import json
-import threading
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
-import uvicorn
-from fastapi import FastAPI
 from fuzz_strategies import FLIGHT, SUBJECTS, Pools, nested_steps
-from widget_mcp.local.aws import free_port
 
 SAMPLES = Path(__file__).resolve().parent.parent / "events"
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
@@ -120,25 +114,6 @@ class HttpTarget:
 
     def close(self) -> None:
         self._client.close()
-
-
-@contextmanager
-def serve(app: FastAPI, *, timeout: float = 10.0) -> Iterator[str]:
-    """uvicorn on a free loopback port; start-up is polled with a bound, never slept through."""
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="critical", lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + timeout
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout)
 
 
 def host_from_allowlist(patterns: tuple[str, ...]) -> str:
