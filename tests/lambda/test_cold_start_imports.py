@@ -32,10 +32,10 @@ def test_the_handler_import_leaves_out_client_and_mcpserver_yet_they_still_impor
     }
 
 
-def _lazy_libraries_loaded_at_init(extra_env: dict[str, str]) -> list[bool]:
-    probe = (
-        "import sys, json, widget_mcp.handler; print(json.dumps([m in sys.modules for m in ('boto3', 'jsonschema')]))"
-    )
+def _lazy_libraries_loaded_at_init(
+    extra_env: dict[str, str], modules: tuple[str, ...] = ("boto3", "jsonschema")
+) -> list[bool]:
+    probe = f"import sys, json, widget_mcp.handler; print(json.dumps([m in sys.modules for m in {modules!r}]))"
     env = {k: v for k, v in os.environ.items() if k != "AWS_LAMBDA_INITIALIZATION_TYPE"}
     env |= {"PYTHONPATH": str(ROOT / "lambda_src"), "ALLOWED_HOSTS": "api.example.com", **extra_env}
     out = subprocess.run(
@@ -49,3 +49,9 @@ def test_boto3_and_jsonschema_load_on_first_use_but_before_the_snapshot_under_sn
     assert _lazy_libraries_loaded_at_init({}) == [False, False]
     snap_start = {"AWS_LAMBDA_INITIALIZATION_TYPE": "snap-start", "AWS_DEFAULT_REGION": "eu-west-1"}
     assert _lazy_libraries_loaded_at_init(snap_start) == [True, True]
+
+
+def test_the_jwt_library_loads_only_when_sign_in_is_on() -> None:
+    assert _lazy_libraries_loaded_at_init({}, ("jwt",)) == [False]
+    oauth = {"AUTH_MODE": "oauth", "OAUTH_ISSUER": "https://issuer.example.com", "OAUTH_AUDIENCE": "client-1"}
+    assert _lazy_libraries_loaded_at_init(oauth, ("jwt",)) == [True]
