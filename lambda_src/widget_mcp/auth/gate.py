@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from widget_mcp.auth.tokens import AccessToken, TokenRejected
 from widget_mcp.toolkit.results import error_wire
@@ -67,10 +68,8 @@ class SignInGate:
 
     def metadata_url(self, headers: Mapping[str, str]) -> str:
         # RFC 9728 3.1: the well-known segment goes between the host and the resource's path.
-        resource = self.resource(headers)
-        origin, _, path = resource.partition("://")[2].partition("/")
-        scheme = resource.partition("://")[0]
-        return f"{scheme}://{origin}{METADATA_PATH}" + (f"/{path}" if path else "")
+        resource = urlsplit(self.resource(headers))
+        return f"{resource.scheme}://{resource.netloc}{METADATA_PATH}{resource.path.rstrip('/')}"
 
     def metadata(self, headers: Mapping[str, str]) -> dict[str, Any]:
         """The protected-resource metadata document (RFC 9728)."""
@@ -81,6 +80,10 @@ class SignInGate:
             "bearer_methods_supported": ["header"],
             "resource_name": "widget-mcp",
         }
+
+    def needs_verification(self, headers: Mapping[str, str]) -> bool:
+        """Whether `check` would verify a token (and may fetch the issuer's keys, which blocks)."""
+        return "authorization" in headers
 
     def check(self, headers: Mapping[str, str], message: Mapping[str, Any]) -> Admitted | Refused:
         required = self._required_scopes(message)
@@ -127,6 +130,11 @@ class SignInGate:
         if scopes:
             parts.append(f'scope="{" ".join(scopes)}"')
         return Refused(status, error, description, "Bearer " + ", ".join(parts), in_band)
+
+
+def scopes_of(protected: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """Every scope some tool needs, sorted: what the metadata and an issuer offer."""
+    return tuple(sorted({scope for needed in protected.values() for scope in needed}))
 
 
 def _origin(headers: Mapping[str, str]) -> str:

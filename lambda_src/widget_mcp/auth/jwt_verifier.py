@@ -120,17 +120,8 @@ class TokenVerifier:
     def _check_audience(self, claims: dict[str, Any]) -> None:
         # RFC 9068 tokens name the resource in `aud`; Cognito access tokens carry no `aud`, only `client_id`.
         aud = claims.get("aud")
-        named = (
-            {aud}
-            if isinstance(aud, str)
-            else {a for a in aud if isinstance(a, str)}
-            if isinstance(aud, list)
-            else set()
-        )
-        client = claims.get("client_id")
-        if isinstance(client, str):
-            named.add(client)
-        if not named & self._audiences:
+        named = [*(aud if isinstance(aud, list) else [aud]), claims.get("client_id")]
+        if not {n for n in named if isinstance(n, str)} & self._audiences:
             raise TokenRejected("the token was issued for another audience")
 
 

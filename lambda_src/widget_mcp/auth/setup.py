@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from widget_mcp.auth.facade import AuthorizationServerFacade
-from widget_mcp.auth.gate import SignInGate, SignInPolicy
+from widget_mcp.auth.gate import SignInGate, SignInPolicy, scopes_of
 from widget_mcp.settings import Settings
 
 
@@ -29,7 +29,7 @@ def build_sign_in(settings: Settings, protected: Mapping[str, tuple[str, ...]]) 
         leeway_seconds=settings.oauth_leeway_seconds,
     )
     server = settings.oauth_authorization_server or settings.oauth_issuer
-    scopes = tuple(sorted({scope for needed in protected.values() for scope in needed}))
+    scopes = scopes_of(protected)
     policy = SignInPolicy(
         protected=dict(protected),
         scopes_supported=scopes,

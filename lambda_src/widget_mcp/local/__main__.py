@@ -10,6 +10,7 @@ import sys
 
 import uvicorn
 
+from widget_mcp.auth.gate import scopes_of
 from widget_mcp.local.app import WIDGET_DIST, build_local_app
 from widget_mcp.local.aws import local_aws
 from widget_mcp.local.events import EventFeed
@@ -84,7 +85,7 @@ def main() -> int:
         feed = EventFeed()
         routes = []
         if issuer is not None:
-            issuer.scopes = tuple(sorted({s for needed in core.runtime.protected_tools().values() for s in needed}))
+            issuer.scopes = scopes_of(core.runtime.protected_tools())
             routes = issuer_routes(issuer)
         app = build_local_app(core, widget_dir=WIDGET_DIST, feed=feed, extra_routes=routes)
         banner = (

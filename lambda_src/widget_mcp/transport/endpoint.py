@@ -192,8 +192,11 @@ class McpEndpoint:
 
         subject = None
         if self._gate is not None:
-            # In a worker thread: fetching the issuer's keys blocks, and may go to this very server.
-            admission = await anyio.to_thread.run_sync(self._gate.check, headers, message)
+            if self._gate.needs_verification(headers):
+                # In a worker thread: fetching the issuer's keys blocks, and may go to this very server.
+                admission = await anyio.to_thread.run_sync(self._gate.check, headers, message)
+            else:
+                admission = self._gate.check(headers, message)
             if isinstance(admission, Refused):
                 return _challenge(rid, admission)
             subject = admission.subject
