@@ -101,6 +101,8 @@ class McpApi(Construct):
         hosts = [f"{self.api.api_id}.execute-api.{stack.region}.{stack.url_suffix}"]
         if domain:
             hosts.append(domain.name)
+        base = f"https://{domain.name}" if domain else self.api.api_endpoint
+        self.mcp_url = f"{base}/mcp"
 
         fn_logs = logs.LogGroup(self, "FunctionLogs", retention=retention, removal_policy=removal_policy)
         role = iam.Role(
@@ -129,7 +131,8 @@ class McpApi(Construct):
         if widget_domain:
             env["WIDGET_DOMAIN"] = widget_domain
         if sign_in is not None:
-            env.update(self._sign_in_env(sign_in, domain))
+            sign_in.protect(self.mcp_url)
+            env.update(self._sign_in_env(sign_in, base))
         self.function = lambda_.Function(
             self,
             "Function",
@@ -166,8 +169,6 @@ class McpApi(Construct):
         self.alias = lambda_.Alias(self, "Live", alias_name="live", version=self.function.current_version)
         self._routes(apigw_integration=integrations.HttpLambdaIntegration("Mcp", self.alias))
         self._stage(retention, removal_policy, domain, throttle)
-        base = f"https://{domain.name}" if domain else self.api.api_endpoint
-        self.mcp_url = f"{base}/mcp"
 
     def _routes(self, apigw_integration: apigw.HttpRouteIntegration) -> None:
         self.routes: list[apigw.HttpRoute] = []
@@ -195,13 +196,14 @@ class McpApi(Construct):
                 )
             )
 
-    def _sign_in_env(self, sign_in: SignIn, domain: CustomDomain | None) -> dict[str, str]:
+    def _sign_in_env(self, sign_in: SignIn, base: str) -> dict[str, str]:
         # The function is the authorization server clients see (metadata + registration); Cognito signs in.
-        base = f"https://{domain.name}" if domain else self.api.api_endpoint
         return {
             "AUTH_MODE": "oauth",
             "OAUTH_ISSUER": sign_in.issuer,
-            "OAUTH_AUDIENCE": sign_in.client.user_pool_client_id,
+            # Cognito names the client in `client_id`, and the bound resource in `aud` when one was asked for.
+            "OAUTH_AUDIENCE": f"{sign_in.client.user_pool_client_id},{sign_in.resource}",
+            "OAUTH_RESOURCE": sign_in.resource,
             "OAUTH_SCOPE_PREFIX": sign_in.scope_prefix,
             "OAUTH_AUTHORIZATION_SERVER": base,
             "OAUTH_AUTHORIZE_URL": f"{sign_in.base_url}/oauth2/authorize",

@@ -1,8 +1,12 @@
-"""Optional sign-in (`-c signIn=true`): a Cognito user pool with a hosted sign-in domain, a resource server
+"""Optional sign-in (`-c signIn=true`): a Cognito user pool with a managed-login domain, a resource server
 holding the tools' scopes, and one public app client (authorization code + PKCE) that ChatGPT links with.
 
 Cognito has no dynamic client registration, so the function serves a small registration endpoint that
 hands out this pre-created client (see `widget_mcp.auth.facade`); the README explains the choice.
+
+The resource server's identifier is the MCP URL itself: MCP clients such as ChatGPT send it as the RFC 8707
+`resource` parameter, and Cognito (managed login, Essentials) binds tokens to a resource only when the value
+names one of its resource servers.
 """
 
 from __future__ import annotations
@@ -13,8 +17,7 @@ import aws_cdk as cdk
 from aws_cdk import aws_cognito as cognito
 from constructs import Construct
 
-# The scopes tools ask for live under this resource-server identifier: `widget-mcp/chess`.
-RESOURCE_SERVER = "widget-mcp"
+# The scopes tools ask for, under the resource server: `<MCP URL>/chess`.
 SCOPES = {"chess": "play and read your chess games", "forms": "ask you questions and keep your answers"}
 CHATGPT_REDIRECT = "https://chatgpt.com/connector_platform_oauth_redirect"
 
@@ -61,8 +64,23 @@ class SignIn(Construct):
                 for rule in ("AwsSolutions-COG3", "AwsSolutions-COG8")
             ),
         )
+        self.domain = self.pool.add_domain(
+            "Domain",
+            cognito_domain=cognito.CognitoDomainOptions(domain_prefix=domain_prefix),
+            # Resource indicators need managed login; the classic hosted UI predates them.
+            managed_login_version=cognito.ManagedLoginVersion.NEWER_MANAGED_LOGIN,
+        )
+        self.callback_urls = list(callback_urls)
+        # The `iss` of Cognito's tokens (CloudFormation's ProviderURL lacks the scheme).
+        stack = cdk.Stack.of(self)
+        self.issuer = f"https://cognito-idp.{stack.region}.{stack.url_suffix}/{self.pool.user_pool_id}"
+        self.base_url = self.domain.base_url()
+
+    def protect(self, resource: str) -> None:
+        """Creates the resource server named `resource` (the MCP URL) and ChatGPT's client for its scopes."""
         server_scopes = [cognito.ResourceServerScope(scope_name=n, scope_description=d) for n, d in SCOPES.items()]
-        server = self.pool.add_resource_server("Tools", identifier=RESOURCE_SERVER, scopes=server_scopes)
+        server = self.pool.add_resource_server("Tools", identifier=resource, scopes=server_scopes)
+        self.resource = resource
         self.client = self.pool.add_client(
             "ChatGPT",
             generate_secret=False,  # a public client: ChatGPT proves possession with PKCE, not a secret
@@ -70,7 +88,7 @@ class SignIn(Construct):
             o_auth=cognito.OAuthSettings(
                 flows=cognito.OAuthFlows(authorization_code_grant=True),
                 scopes=[cognito.OAuthScope.resource_server(server, s) for s in server_scopes],
-                callback_urls=list(callback_urls),
+                callback_urls=self.callback_urls,
             ),
             supported_identity_providers=[cognito.UserPoolClientIdentityProvider.COGNITO],
             prevent_user_existence_errors=True,
@@ -78,13 +96,12 @@ class SignIn(Construct):
             refresh_token_validity=cdk.Duration.days(30),
             enable_token_revocation=True,
         )
-        self.domain = self.pool.add_domain(
-            "Domain", cognito_domain=cognito.CognitoDomainOptions(domain_prefix=domain_prefix)
+        # Managed login shows nothing for a client without a style; Cognito's own look is enough here.
+        cognito.CfnManagedLoginBranding(
+            self,
+            "LoginStyle",
+            user_pool_id=self.pool.user_pool_id,
+            client_id=self.client.user_pool_client_id,
+            use_cognito_provided_values=True,
         )
-        self.callback_urls = list(callback_urls)
-        # The `iss` of Cognito's tokens (CloudFormation's ProviderURL lacks the scheme).
-        stack = cdk.Stack.of(self)
-        self.issuer = f"https://cognito-idp.{stack.region}.{stack.url_suffix}/{self.pool.user_pool_id}"
-        self.base_url = self.domain.base_url()
-        self.scope_prefix = f"{RESOURCE_SERVER}/"
-        self.scopes = [f"{RESOURCE_SERVER}/{name}" for name in SCOPES]
+        self.scope_prefix = f"{resource}/"

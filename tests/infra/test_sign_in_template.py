@@ -62,11 +62,49 @@ def test_the_pool_signs_in_by_email_with_a_strong_password_policy(with_sign_in: 
     with_sign_in.template.resource_count_is("AWS::Cognito::UserPoolDomain", 1)
 
 
+def _joined(value: Any) -> str:
+    """A synthesized Fn::Join as text, each token written as its intrinsic (`{Fn::GetAtt:[...]}`)."""
+    if isinstance(value, str):
+        return value
+    ((name, argument),) = value.items()
+    if name != "Fn::Join":
+        return f"{{{name}:{argument}}}"
+    separator, parts = argument
+    return separator.join(_joined(p) for p in parts)
+
+
+def _api_id(synthesized: Synthesized) -> str:
+    (api_id,) = synthesized.resources("AWS::ApiGatewayV2::Api")
+    return str(api_id)
+
+
+def test_the_resource_server_is_named_for_the_mcp_url_clients_send_as_their_resource(
+    with_sign_in: Synthesized,
+) -> None:
+    # ChatGPT sends the protected-resource metadata's `resource` to Cognito (RFC 8707); managed login binds a
+    # token to it only when it names a resource server, so the identifier, the advertised resource and the
+    # scope prefix are one URL.
+    (server,) = with_sign_in.resources("AWS::Cognito::UserPoolResourceServer").values()
+    identifier = _joined(server["Properties"]["Identifier"])
+    assert identifier == "{Fn::GetAtt:" + str([_api_id(with_sign_in), "ApiEndpoint"]) + "}/mcp"
+    env = _env(with_sign_in)
+    assert _joined(env["OAUTH_RESOURCE"]) == identifier
+    assert _joined(env["OAUTH_SCOPE_PREFIX"]) == f"{identifier}/"
+    (mcp_url,) = [o["Value"] for k, o in with_sign_in.template.to_json()["Outputs"].items() if k.startswith("McpUrl")]
+    assert _joined(mcp_url) == identifier
+    (domain,) = with_sign_in.resources("AWS::Cognito::UserPoolDomain").values()
+    assert domain["Properties"]["ManagedLoginVersion"] == 2
+    (style,) = with_sign_in.resources("AWS::Cognito::ManagedLoginBranding").values()
+    assert style["Properties"]["UseCognitoProvidedValues"] is True
+
+
 def test_the_function_verifies_cognito_tokens_and_serves_registration(with_sign_in: Synthesized) -> None:
     env = _env(with_sign_in)
     assert env["AUTH_MODE"] == "oauth"
-    assert env["OAUTH_SCOPE_PREFIX"] == "widget-mcp/"
-    assert env["OAUTH_AUDIENCE"] == env["OAUTH_REGISTRATION_CLIENT_ID"]
+    # the client id (Cognito's `client_id` claim) and the resource (its `aud` when bound to one)
+    client_id, resource = _joined(env["OAUTH_AUDIENCE"]).split(",", 1)
+    assert client_id == _joined(env["OAUTH_REGISTRATION_CLIENT_ID"])
+    assert resource == _joined(env["OAUTH_RESOURCE"])
     assert env["OAUTH_ISSUER"]["Fn::Join"][1][0] == "https://cognito-idp."
     assert env["OAUTH_REDIRECT_URIS"].startswith("https://chatgpt.com/connector_platform_oauth_redirect,")
     keys = {r["Properties"]["RouteKey"] for r in with_sign_in.resources("AWS::ApiGatewayV2::Route").values()}
