@@ -44,6 +44,19 @@ def test_a_cognito_style_token_names_the_client_instead_of_an_audience(issuer: L
     assert verifier.verify(token).client_id == "app-client-1"
 
 
+def test_a_cognito_token_bound_to_the_resource_is_accepted_as_the_deployed_stack_configures_it(
+    issuer: LocalIssuer,
+) -> None:
+    # infra/mcp_api.py sets OAUTH_AUDIENCE to "<client id>,<McpUrl>": Cognito writes the bound resource in `aud`.
+    audiences = ["app-client-1", RESOURCE]
+    verifier = TokenVerifier(issuer=ISSUER, audiences=audiences, keys=IssuerKeys(issuer), clock=lambda: NOW)
+    token = issuer.mint("user-a", claims={"aud": RESOURCE, "client_id": "app-client-1", "token_use": "access"})
+    assert verifier.verify(token).subject == "user-a"
+    stranger = issuer.mint("user-a", claims={"aud": "https://elsewhere/mcp", "client_id": "other-client"})
+    with pytest.raises(TokenRejected, match="another audience"):
+        verifier.verify(stranger)
+
+
 def test_scopes_in_the_list_form_are_read_too(issuer: LocalIssuer, verifier: TokenVerifier) -> None:
     token = issuer.mint("user-a", claims={"scope": None, "scp": ["forms", 7]})
     assert verifier.verify(token).scopes == frozenset({"forms"})
