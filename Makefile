@@ -38,7 +38,7 @@ $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
 WIDGETS := widget_bundles
 WIDGET_DEPS := $(WIDGETS)/node_modules/.ci-stamp
 WIDGET_STAMP := $(WIDGETS)/dist/.build-stamp
-WIDGET_SOURCES := $(shell find $(WIDGETS)/src -type f 2>/dev/null) \
+WIDGET_SOURCES := $(shell find $(WIDGETS)/src $(WIDGETS)/plugins -type f 2>/dev/null) \
 	$(addprefix $(WIDGETS)/,package.json vite.config.ts tsconfig.json)
 
 $(WIDGET_DEPS): $(WIDGETS)/package-lock.json

@@ -18,7 +18,6 @@ from typing import Any
 from urllib.parse import quote
 
 from playwright.sync_api import Browser, sync_playwright
-from widget_mcp.local.chromium import CHROMIUM, CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "widget_bundles" / "dist"
@@ -64,6 +63,8 @@ def first_render_ms(browser: Browser, url: str, selector: str, mark: str) -> flo
 
 def first_renders_ms(runs: int) -> dict[str, float]:
     """Median milliseconds from frame start to first render, per widget."""
+    from widget_mcp.local.chromium import CHROMIUM, CHROMIUM_ARGS
+
     medians = {}
     with dev_server() as base, sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
@@ -75,3 +76,9 @@ def first_renders_ms(runs: int) -> dict[str, float]:
         finally:
             browser.close()
     return medians
+
+
+if __name__ == "__main__":  # `python -m bench.widgets`: the sizes alone, against their budgets (no server needed)
+    for name, size in bundle_sizes_kb().items():
+        budget = BUDGETS_KB[name]
+        print(f"{name:12} {size:6.1f} KB gzip  budget {budget:5.1f} KB  {'ok' if size <= budget else 'OVER'}")

@@ -1,6 +1,7 @@
 // Builds every widget entry into dist/ with content-hashed files, plus dist/manifest.json in the format the
 // server reads: {"entries": {"<entry>": {"js": "...", "css": [...], "imports": [...]}}} (paths relative to dist/).
 import { defineConfig, type Plugin } from "vite";
+import { pureSdkSchemas } from "./plugins/pure-sdk-schemas.ts";
 
 const preact = (path: string): string => decodeURIComponent(new URL(`./node_modules/preact/${path}`, import.meta.url).pathname);
 
@@ -52,13 +53,17 @@ function widgetManifest(): Plugin {
   };
 }
 
+const RUNTIME_MODULE =
+  /node_modules[\\/](@modelcontextprotocol[\\/](core|client)[\\/]|@modelcontextprotocol[\\/]ext-apps[\\/]dist[\\/]src[\\/]app\.js|zod[\\/])|[\\/]src[\\/]shared[\\/]/;
+
 export default defineConfig({
   base: "./",
   logLevel: "warn",
-  plugins: [widgetManifest()],
+  plugins: [pureSdkSchemas(), widgetManifest()],
   // The form widget's RJSF is written against React; Preact's compat layer runs it for a fraction of the size.
   // Preact is taken from its unminified sources: its minified build names its diff function `z`, which the
-  // `manualPureFunctions: ["z"]` below (meant for zod) would otherwise drop, rendering nothing.
+  // `manualPureFunctions: ["z"]` hint we used for zod dropped (rendering nothing). pureSdkSchemas above
+  // replaced that hint and touches only the SDK packages.
   resolve: {
     alias: [
       { find: /^react-dom\/client$/, replacement: preact("compat/client.mjs") },
@@ -84,14 +89,19 @@ export default defineConfig({
       onwarn(warning, warn) {
         if (warning.code !== "MODULE_LEVEL_DIRECTIVE") warn(warning);
       },
-      // The MCP SDK packages are pre-bundled barrels: treating them as side-effect free and zod's schema
-      // builders as pure lets unused parts drop out (a few KB of gzip on every widget).
-      // Preact installs its hooks and compat layer by assigning to `options` when its modules load: keep those.
+      // The MCP SDK packages are pre-bundled barrels: treating them as side-effect free lets unused parts drop
+      // out (with pureSdkSchemas, for their schemas). Preact installs its hooks and compat layer by assigning
+      // to `options` when its modules load: keep those.
       treeshake: {
         moduleSideEffects: (id: string) => !id.includes("node_modules") || /node_modules[\\/]preact[\\/]/.test(id),
-        manualPureFunctions: ["z"],
       },
       output: {
+        // One chunk for the runtime every widget loads (ext-apps' App, the SDK, zod, src/shared and its CSS):
+        // gzip compresses it better as one file than as the two it is otherwise split into. The playground
+        // loads it too (it shares the SDK and src/shared), App included.
+        codeSplitting: {
+          groups: [{ name: "runtime", test: RUNTIME_MODULE }],
+        },
         entryFileNames: "assets/[name]-[hash].js",
         chunkFileNames: "assets/shared-[hash].js",
         assetFileNames: "assets/[name]-[hash][extname]",
