@@ -2,9 +2,10 @@
 platform (arm64, Python 3.13), leaving out what the Lambda runtime provides.
 
 Method: `uv pip compile` each server's top-level requirements with uv.lock's versions as constraints, drop
-boto3/botocore/s3transfer/jmespath, `uv pip install --no-deps --target` the rest for aarch64-manylinux2014 and
-CPython 3.13, remove bin/, share/ and __pycache__ (as infra/asset_build.py does), and sum the file sizes; then
-add the server's own code (ours: the sources the asset ships; a baseline: its one module).
+boto3 and its dependencies (`infra.asset_build.RUNTIME_PROVIDED`), `uv pip install --no-deps --target` the
+rest for aarch64-manylinux2014 and CPython 3.13, remove bin/, share/ and __pycache__ (as infra/asset_build.py
+does), and sum the file sizes; then add the server's own code (ours: the sources the asset ships; a baseline:
+its one module).
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from infra.asset_build import UV, Target, _source_files, size_bytes
+from infra.asset_build import RUNTIME_PROVIDED, UV, Target, _source_files, size_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
-LAMBDA_PROVIDED = ("boto3", "botocore", "s3transfer", "jmespath")
 TARGET = Target("arm64", "3.13")
 
 
@@ -60,7 +60,7 @@ def _install(kind: str, top_level: list[str], pins: Path, work: Path) -> Install
     (work / f"{kind}.in").write_text("\n".join(top_level) + "\n")
     compiled = _uv("pip", "compile", work / f"{kind}.in", "--constraint", pins, *platform, "--no-header", "--quiet")
     kept = [line for line in compiled.splitlines() if line.strip() and not line.startswith((" ", "#"))]
-    kept = [line for line in kept if _name(line) not in LAMBDA_PROVIDED]
+    kept = [line for line in kept if _name(line) not in RUNTIME_PROVIDED]
     (work / f"{kind}.txt").write_text("\n".join(kept) + "\n")
     dest = work / kind
     _uv("pip", "install", "--quiet", "--no-deps", "--target", dest, *platform, "-r", work / f"{kind}.txt")

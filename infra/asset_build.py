@@ -29,9 +29,12 @@ WIDGET_MANIFEST = ROOT / "widget_bundles" / "dist" / "manifest.json"
 # Where the packaged manifest lands inside the asset (and so under /var/task).
 MANIFEST_NAME = "widget_manifest.json"
 # Bump when the build recipe changes, so cached outputs are not reused.
-RECIPE = "3"
-# The Lambda runtime ships these; leaving them out saves ~25 MB.
-RUNTIME_PROVIDED = ("boto3", "botocore", "s3transfer")
+RECIPE = "4"
+# The Lambda runtime ships boto3 with its dependencies (beside the interpreter, after /var/task on sys.path);
+# leaving them out saves ~27 MB.
+RUNTIME_PROVIDED = ("boto3", "botocore", "s3transfer", "jmespath", "python-dateutil", "six", "urllib3")
+# Only token verification (AUTH_MODE=oauth, `-c signIn=true`) imports these: ~11 MB, most of it cryptography.
+SIGN_IN_ONLY = ("pyjwt", "cryptography", "cffi", "pycparser")
 # Published as source only (chess 1.11.x): built into a wheel first, else --only-binary silently picks 1.10.
 SDIST_ONLY = ("chess",)
 # Local mode (moto, uvicorn, the playground) and the readiness check (an MCP client) never run in Lambda.
@@ -41,10 +44,12 @@ _MACHINES = {"arm64": "aarch64", "x86_64": "x86_64"}
 
 @dataclass(frozen=True)
 class Target:
-    """A Lambda architecture and CPython version, e.g. Target("arm64", "3.13")."""
+    """A Lambda architecture and CPython version, e.g. Target("arm64", "3.13"), and whether the function
+    verifies sign-in tokens (which needs the SIGN_IN_ONLY distributions)."""
 
     arch: str = "arm64"
     python: str = "3.13"
+    sign_in: bool = False
 
     def __post_init__(self) -> None:
         if self.arch not in _MACHINES:
@@ -59,15 +64,19 @@ class Target:
         return f"{self.machine}-manylinux2014"
 
     @property
-    def label(self) -> str:
+    def platform_label(self) -> str:
         return f"{self.arch}-py{self.python.replace('.', '')}"
 
+    @property
+    def label(self) -> str:
+        return f"{self.platform_label}-sign-in" if self.sign_in else self.platform_label
+
     @classmethod
-    def host(cls, python: str) -> Target:
+    def host(cls, python: str, *, sign_in: bool = False) -> Target:
         """The variant this machine can import: its own architecture, the given Python."""
         machine = platform.machine()
         arch = {v: k for k, v in _MACHINES.items()}.get(machine, machine)
-        return cls(arch=arch, python=python)
+        return cls(arch=arch, python=python, sign_in=sign_in)
 
 
 def _run(args: list[str | Path], cwd: Path = ROOT) -> str:
@@ -188,17 +197,34 @@ def _cached(name: str, build: Callable[[Path, Path], None]) -> Path:
 
 
 def dependencies(target: Target) -> Path:
-    """The target's site-packages (locked runtime deps minus what Lambda provides), cached by content."""
+    """The platform's site-packages (locked runtime deps minus what Lambda provides), cached by content."""
     requirements = locked_requirements()
-    key = _digest(RECIPE.encode(), target.label.encode(), requirements.encode())
-    return _cached(f"deps-{target.label}-{key}", lambda out, work: _install_locked(target, out, requirements, work))
+    label = target.platform_label
+    key = _digest(RECIPE.encode(), label.encode(), requirements.encode())
+    return _cached(f"deps-{label}-{key}", lambda out, work: _install_locked(target, out, requirements, work))
 
 
 def runtime_provided(target: Target) -> Path:
-    """boto3/botocore/s3transfer at their locked versions: a stand-in for what the Lambda runtime provides."""
+    """boto3 and its dependencies at their locked versions: a stand-in for what the Lambda runtime provides."""
     requirements = locked_requirements(runtime_provided=True)
-    key = _digest(RECIPE.encode(), target.label.encode(), requirements.encode())
-    return _cached(f"runtime-{target.label}-{key}", lambda out, work: _install_locked(target, out, requirements, work))
+    label = target.platform_label
+    key = _digest(RECIPE.encode(), label.encode(), requirements.encode())
+    return _cached(f"runtime-{label}-{key}", lambda out, work: _install_locked(target, out, requirements, work))
+
+
+def _remove_distributions(site: Path, names: tuple[str, ...]) -> None:
+    """Delete installed distributions by name, file by file as their RECORD lists them."""
+    for info in site.glob("*.dist-info"):
+        if _block_name(info.name.split("-", 1)[0]) not in names:  # `<name>-<version>.dist-info`
+            continue
+        for line in (info / "RECORD").read_text().splitlines():
+            path = (site / line.split(",", 1)[0]).resolve()
+            if path.is_relative_to(site.resolve()) and path.is_file():
+                path.unlink()
+        shutil.rmtree(info, ignore_errors=True)
+    for folder in sorted((p for p in site.rglob("*") if p.is_dir()), key=lambda p: len(p.parts), reverse=True):
+        if not any(folder.iterdir()):
+            folder.rmdir()
 
 
 def built_manifest() -> Path | None:
@@ -218,6 +244,8 @@ def asset_key(target: Target, manifest: Path | None) -> str:
 def assemble(target: Target, out: Path, manifest: Path | None) -> None:
     """Write the asset into `out`: dependencies at the root, the package beside them, and the manifest if built."""
     shutil.copytree(dependencies(target), out, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".complete"))
+    if not target.sign_in:
+        _remove_distributions(out, SIGN_IN_ONLY)
     for path in _source_files():
         dest = out / path.relative_to(LAMBDA_SRC)
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -240,8 +268,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--arch", default="arm64", choices=sorted(_MACHINES))
     parser.add_argument("--python", default="3.13")
+    parser.add_argument("--sign-in", action="store_true", help="the variant `-c signIn=true` deploys")
     args = parser.parse_args(argv)
-    path = asset(Target(args.arch, args.python), built_manifest())
+    path = asset(Target(args.arch, args.python, sign_in=args.sign_in), built_manifest())
     print(f"{path}  {size_bytes(path) / 1e6:.1f} MB unzipped")
     return 0
 

@@ -23,7 +23,6 @@ from infra.lambda_code import lambda_code
 from infra.sign_in import SignIn
 
 HANDLER = "widget_mcp.handler.handler"
-ARCH = Target(arch="arm64", python="3.13")
 # CPU scales with memory; 1024 MB (~0.6 vCPU) keeps engine replies and restore fast at half the 1 vCPU price.
 MEMORY_MB = 1024
 # Above the worst case of a failing storage call (about 12 s, with botocore's retries; storage/dynamodb.py) plus
@@ -140,7 +139,7 @@ class McpApi(Construct):
             runtime=lambda_.Runtime.PYTHON_3_13,
             architecture=lambda_.Architecture.ARM_64,
             handler=HANDLER,
-            code=lambda_code(ARCH, bundle_manifest),
+            code=lambda_code(Target("arm64", "3.13", sign_in=sign_in is not None), bundle_manifest),
             memory_size=MEMORY_MB,
             timeout=TIMEOUT,
             role=role,

@@ -64,6 +64,7 @@ print(
             "health": {"status": health["statusCode"], "body": json.loads(health["body"])},
             "foreign_modules": foreign,
             "boto3_imported": "boto3" in sys.modules,
+            "token_checks_loaded": {"jwt.algorithms", "cryptography.hazmat.bindings._rust"} <= set(sys.modules),
         }
     )
 )

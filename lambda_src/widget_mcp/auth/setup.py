@@ -18,7 +18,14 @@ class SignIn:
 
 def build_sign_in(settings: Settings, protected: Mapping[str, tuple[str, ...]]) -> SignIn:
     """`protected`: each tool that needs sign-in and the scopes its token must hold."""
-    from widget_mcp.auth.jwt_verifier import JwksKeys, TokenVerifier  # PyJWT loads only when sign-in is on
+    try:  # PyJWT loads only when sign-in is on
+        from widget_mcp.auth.jwt_verifier import JwksKeys, TokenVerifier
+    except ImportError as missing:
+        # The deployed asset carries PyJWT and cryptography only when the stack turns sign-in on.
+        raise RuntimeError(
+            f"AUTH_MODE=oauth needs PyJWT with cryptography ({missing.name} is missing); "
+            "deploy with `-c signIn=true` instead of setting AUTH_MODE by hand"
+        ) from missing
 
     if not (settings.oauth_issuer and settings.jwks_url):
         raise ValueError("sign-in needs OAUTH_ISSUER")  # the settings already refuse oauth mode without it
