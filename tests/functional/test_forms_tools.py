@@ -137,6 +137,10 @@ async def test_the_seed_flight_booking_goes_from_question_to_a_stored_answer(cli
         ('{"type": "object", "properties": ', "Invalid JSON in question"),
         ({"type": "object", "properties": {"a": {"type": "text"}}}, "Invalid JSON schema at properties/a/type"),
         ("[1, 2]", "The question must be a JSON object, not list."),
+        (
+            {"type": "object", "properties": {"a": {"type": "string", "pattern": "("}}},
+            "Invalid JSON schema at properties/a/pattern: the pattern '(' does not compile",
+        ),
     ],
 )
 async def test_a_question_that_is_not_a_form_schema_gets_a_dgui_error_naming_the_problem(
@@ -151,6 +155,31 @@ async def test_a_question_that_is_not_a_form_schema_gets_a_dgui_error_naming_the
     assert body["message"].startswith(message)
     assert body["payload"] == question
     assert body["error"] == {"code": "invalid_schema", "message": body["message"]}
+
+
+async def test_a_catastrophic_pattern_costs_its_field_a_message_and_the_form_stays_pending(client: Client) -> None:
+    # Exponential backtracking on this answer: the call ends because the pattern engine's timeout fires.
+    question = {
+        "type": "object",
+        "properties": {"code": {"type": "string", "title": "Code", "pattern": "^(a|a)*$"}},
+        "required": ["code"],
+    }
+    adversarial = {"code": "a" * 28 + "!"}
+    async with client:
+        form_id = structured(await ask(client, question=question))["formId"]
+        refused = await client.call_tool("submit_form", {"formId": form_id, "data": adversarial}, meta=ALICE)
+        pending = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
+        answered = await client.call_tool("submit_form", {"formId": form_id, "data": {"code": "aaaa"}}, meta=ALICE)
+
+    assert refused.is_error
+    assert structured(refused)["type"] == "dgui_error"
+    assert structured(refused)["fields"] == {
+        "code": "This answer could not be checked against the expected pattern in time; try a shorter one."
+    }
+    assert structured(refused)["payload"] == adversarial
+    assert structured(refused)["error"]["code"] == "invalid_answer"
+    assert (structured(pending)["type"], structured(pending)["step"]) == ("dgui_pending", 0)
+    assert (structured(answered)["type"], structured(answered)["data"]) == ("dgui_response", {"code": "aaaa"})
 
 
 async def test_another_users_form_is_not_found_and_an_anonymous_caller_cannot_ask(client: Client) -> None:

@@ -2,30 +2,144 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from widget_mcp.apps.forms.domain.errors import InvalidAnswer
+from widget_mcp.apps.forms.domain.patterns import answer_budget, schema_problem, search
 
 if TYPE_CHECKING:
     from jsonschema import FormatChecker
     from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
+
+PATTERN_TIMED_OUT = "This answer could not be checked against the expected pattern in time; try a shorter one."
+# For a stored form that today's checks would refuse (asked before they existed): no answer can be vouched for.
+FORM_UNCHECKABLE = "This form cannot be checked, so it cannot be submitted; ask for a new one."
+
+
+def _is_regex(instance: object) -> bool:
+    """An answer in a `"format": "regex"` field: compiled by `re` (never run, never expanded like `regex` does)."""
+    if isinstance(instance, str):
+        re.compile(instance)
+    return True
 
 
 @cache
 def _formats() -> FormatChecker:
     from jsonschema import FormatChecker  # imported on first use, like in schema.py
 
-    return FormatChecker()
+    checker = FormatChecker()
+    # jsonschema's own check lets OverflowError ("a{99999999999}") and RecursionError (deep nesting) escape.
+    checker.checks("regex", raises=(re.error, OverflowError, RecursionError))(_is_regex)
+    return checker
+
+
+# The keywords that match a schema's patterns against answers, as jsonschema's own but on the bounded engine:
+# `pattern` on strings, `patternProperties` (and `additionalProperties`, which skips the properties they match)
+# on the names of an object's fields. A timeout is a message for that field, never an exception.
+
+
+def _pattern(validator: Any, pattern: str, instance: object, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    from jsonschema.exceptions import ValidationError
+
+    if not validator.is_type(instance, "string"):
+        return
+    try:
+        matched = search(pattern, cast("str", instance))
+    except TimeoutError:
+        yield ValidationError(PATTERN_TIMED_OUT)
+        return
+    if not matched:
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(
+    validator: Any, patterns: dict[str, Any], instance: object, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    from jsonschema.exceptions import ValidationError
+
+    if not validator.is_type(instance, "object"):
+        return
+    fields = cast("dict[str, Any]", instance)
+    for pattern, subschema in patterns.items():
+        for name, value in fields.items():
+            try:
+                matched = search(pattern, name)
+            except TimeoutError:
+                yield ValidationError(PATTERN_TIMED_OUT, path=(name,))
+                continue
+            if matched:
+                yield from validator.descend(value, subschema, path=name, schema_path=pattern)
+
+
+def _additional_properties(
+    validator: Any, allowed: object, instance: object, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    from jsonschema.exceptions import ValidationError
+
+    if not validator.is_type(instance, "object"):
+        return
+    fields = cast("dict[str, Any]", instance)
+    properties, patterns = schema.get("properties", {}), schema.get("patternProperties", {})
+    extras = []
+    for name in fields:
+        if name in properties:
+            continue
+        try:
+            if any(search(pattern, name) for pattern in patterns):
+                continue
+        except TimeoutError:
+            yield ValidationError(PATTERN_TIMED_OUT, path=(name,))
+            continue
+        extras.append(name)
+    if validator.is_type(allowed, "object"):
+        for extra in extras:
+            yield from validator.descend(fields[extra], allowed, path=extra)
+    elif not allowed and extras:
+        # jsonschema's own sentences.
+        names = ", ".join(repr(extra) for extra in sorted(extras))
+        if patterns:
+            verb = "does" if len(extras) == 1 else "do"
+            regexes = ", ".join(repr(pattern) for pattern in sorted(patterns))
+            yield ValidationError(f"{names} {verb} not match any of the regexes: {regexes}")
+        else:
+            verb = "was" if len(extras) == 1 else "were"
+            yield ValidationError(f"Additional properties are not allowed ({names} {verb} unexpected)")
+
+
+@cache
+def _bounded(base: type[Validator]) -> type[Validator]:
+    """`base` (the schema's dialect) with every keyword that runs a pattern on answers moved to the bounded engine."""
+    from jsonschema.validators import extend
+
+    keywords = {
+        "pattern": _pattern,
+        "patternProperties": _pattern_properties,
+        "additionalProperties": _additional_properties,
+    }
+    return cast("type[Validator]", extend(base, keywords))  # type: ignore[no-untyped-call]
 
 
 def field_errors(schema: dict[str, Any], data: dict[str, Any]) -> dict[str, str]:
     """{field path: message} for each way `data` breaks `schema` (formats included); empty when it is valid."""
     from jsonschema.validators import validator_for
+    from referencing import Registry
+    from referencing.exceptions import Unresolvable
 
-    validator = validator_for(schema)(schema, format_checker=_formats())
+    if schema_problem(schema) is not None:
+        return {"(form)": FORM_UNCHECKABLE}
+    # An empty registry: a $ref never fetches anything (jsonschema's default one would download remote URLs).
+    validator = _bounded(validator_for(schema))(schema, format_checker=_formats(), registry=Registry())
+    try:
+        with answer_budget():
+            found = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    except Unresolvable:  # a #/… reference to a place the schema does not have
+        return {"(form)": FORM_UNCHECKABLE}
     errors: dict[str, str] = {}
-    for error in sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path)):
+    for error in found:
         path = ".".join(str(p) for p in error.absolute_path)
         if error.validator == "required" and isinstance(error.instance, dict):
             for name in error.validator_value or ():  # type: ignore[union-attr]

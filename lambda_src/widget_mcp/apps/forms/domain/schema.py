@@ -1,7 +1,8 @@
 """Reading and checking a form definition: JSON Schema (Draft-07 or 2020-12) for an object with properties.
 
 The model writes these schemas, so they are checked like any untrusted input: against the JSON Schema
-meta-schema, and for size and depth, before anything is stored or rendered.
+meta-schema, for size and depth, and for patterns the answers could not be matched against in bounded time
+(patterns.py), before anything is stored or rendered.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import json
 from typing import Any
 
 from widget_mcp.apps.forms.domain.errors import InvalidSchema
+from widget_mcp.apps.forms.domain.patterns import schema_problem
 
 MAX_SCHEMA_BYTES = 32 * 1024
 MAX_UI_SCHEMA_BYTES = 16 * 1024
@@ -58,6 +60,11 @@ def check_form_schema(schema: dict[str, Any]) -> None:
     dialect = str(schema.get("$schema", "")).rstrip("#")
     if dialect and dialect not in DIALECTS:
         raise InvalidSchema(f"Invalid JSON schema. Unsupported $schema {dialect!r}; use Draft-07 or 2020-12.", schema)
+    # Before the meta-schema, whose "format": "regex" check compiles patterns with `re`: this one bounds them first.
+    problem = schema_problem(schema)
+    if problem is not None:
+        where, what = problem
+        raise InvalidSchema(f"Invalid JSON schema at {where or 'the root'}: {what}.", schema)
     cls = validator_for(schema, default=Draft202012Validator)
     try:
         cls.check_schema(schema)
