@@ -131,9 +131,7 @@ def new_game_narration(view: GameView) -> str:
 
 def numbered_moves(game: Game) -> str:
     """ "1. e4 e5 2. Nf3": the move list as people write it (starting with "1..." when black moved first)."""
-    board = game.board
-    while board.move_stack:
-        board.pop()
+    board = game.start_board
     parts: list[str] = []
     for index, san in enumerate(game.move_history_san):
         white_to_move = (index % 2 == 0) == board.turn
@@ -149,7 +147,7 @@ def numbered_moves(game: Game) -> str:
 
 def diagram(game: Game) -> str:
     """A text board for hosts without widgets: rank 8 at the top, upper case for white."""
-    return str(game.board)
+    return str(game.recent_board)
 
 
 def listing(summary: GameSummary) -> GameListing:

@@ -78,7 +78,7 @@ def _playable_board(position: chess.Board | Game) -> chess.Board:
     if isinstance(position, Game):
         if position.is_over:
             raise game_over_error(position.state)
-        return position.board
+        return position.recent_board  # back to the last irreversible move: no earlier position can recur
     if position.chess960 or not position.is_valid():  # the search assumes standard castling
         raise InvalidPosition(position.fen(), "the engine plays valid standard chess positions only")
     state = assess(position)

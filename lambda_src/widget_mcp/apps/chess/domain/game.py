@@ -1,9 +1,17 @@
-"""The game aggregate: a python-chess board plus who plays it, resignations and the record of moves played."""
+"""The game aggregate: a python-chess board plus who plays it, resignations and the record of moves played.
+
+A game resumed from an anchor (domain/anchor.py) holds every move record, but its board's move stack starts
+at the anchor, which is all the rules read. Only `board`, for callers that want the whole stack, replays the
+game from its start (once).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import chess
 
+from widget_mcp.apps.chess.domain.anchor import Anchor, anchor_at
 from widget_mcp.apps.chess.domain.captures import captured_piece, empty_captures
 from widget_mcp.apps.chess.domain.errors import IllegalMove, InvalidMove
 from widget_mcp.apps.chess.domain.moves import MoveRecord, parse_move, record_move
@@ -41,9 +49,13 @@ class Game:
         self._opponent = require_opponent(opponent)
         self._player_color = require_color(player_color)
         self._board = load_board(fen)
+        self._start_board = self._board.copy(stack=False)
         start = None if fen is None else self._board.fen()
         self._start_fen = None if start == chess.STARTING_FEN else start
         self._records: list[MoveRecord] = []
+        self._unstacked = 0  # records played before the bottom of the board's move stack (the anchor)
+        self._anchor_ply = 0  # half-moves up to and including the last irreversible one
+        self._anchor: Anchor | None = None  # cached while _anchor_ply stays put
         self._captured = empty_captures()
         self._resigned_by: Color | None = None
         self._state: GameState | None = None  # cached until the next play/resign
@@ -72,6 +84,40 @@ class Game:
         """The FEN the game started from, or None for the standard start position."""
         return self._start_fen
 
+    @property
+    def start_board(self) -> chess.Board:
+        """A copy of the position before the first move (move numbers and turns count from it)."""
+        return self._start_board.copy()
+
+    @classmethod
+    def resume(
+        cls,
+        game_id: str,
+        *,
+        opponent: Opponent,
+        player_color: Color,
+        fen: str | None,
+        earlier: Sequence[MoveRecord],
+        anchor: Anchor,
+    ) -> Game:
+        """The game started at `fen`, standing at `anchor` after the moves `earlier`, which are trusted as stored.
+
+        Moves after the anchor are then re-applied with `replay`. Raises ValueError if the anchor cannot follow
+        `earlier` (another ply, side to move or move number).
+        """
+        game = cls(game_id, opponent=opponent, player_color=player_color, fen=fen)
+        board, start = anchor.board(), game._start_board
+        turn = start.turn if anchor.ply % 2 == 0 else not start.turn
+        fullmove = start.fullmove_number + (anchor.ply + (start.turn == chess.BLACK)) // 2
+        if anchor.ply != len(earlier) or board.turn != turn or board.fullmove_number != fullmove:
+            raise ValueError(f"the anchor at ply {anchor.ply} does not follow the {len(earlier)} moves before it")
+        game._board = board
+        game._records = list(earlier)
+        game._unstacked = game._anchor_ply = anchor.ply
+        game._anchor = anchor
+        game._captured = {"white": list(anchor.captured["white"]), "black": list(anchor.captured["black"])}
+        return game
+
     # Actions
 
     def play(
@@ -89,15 +135,7 @@ class Game:
             )
             raise game_over_error(self.state, attempted)
         parsed = parse_move(self._board, move, from_square=from_square, to_square=to_square, promotion=promotion)
-        record = record_move(self._board, parsed)
-        taken = captured_piece(self._board, parsed)
-        if taken is not None:
-            self._captured[color_name(self._board.turn)].append(chess.piece_symbol(taken))
-        self._board.push(parsed)
-        self._records.append(record)
-        self._state = None
-        self._fen = None
-        return record
+        return self._push(parsed, record_move(self._board, parsed))
 
     def replay(self, uci: str, san: str | None = None) -> MoveRecord:
         """Re-applies a move from a stored record, trusting its SAN when given: checks legality, not the notation.
@@ -120,9 +158,15 @@ class Game:
             from_square=chess.square_name(move.from_square),
             to_square=chess.square_name(move.to_square),
         )
+        return self._push(move, record)
+
+    def _push(self, move: chess.Move, record: MoveRecord) -> MoveRecord:
+        board = self._board
         taken = captured_piece(board, move)
         if taken is not None:
             self._captured[color_name(board.turn)].append(chess.piece_symbol(taken))
+        if board.is_irreversible(move):
+            self._anchor_ply = len(self._records) + 1
         board.push(move)
         self._records.append(record)
         self._state = None
@@ -186,8 +230,27 @@ class Game:
 
     @property
     def board(self) -> chess.Board:
-        """A copy of the board, move stack included; changing it does not change the game."""
+        """A copy of the board, the whole move stack included; changing it does not change the game.
+
+        For a game resumed from an anchor this replays the moves before it once: prefer `recent_board`.
+        """
+        if self._unstacked:
+            self._board = self.at_ply(self.ply)._board
+            self._unstacked = 0
         return self._board.copy()
+
+    @property
+    def recent_board(self) -> chess.Board:
+        """A copy of the board whose move stack holds at least the moves since the last irreversible one: all
+        that the rules (and the engine's repetition checks) look at."""
+        return self._board.copy()
+
+    @property
+    def anchor(self) -> Anchor:
+        """Where this game could be resumed from: right after its last irreversible move (or its start)."""
+        if self._anchor is None or self._anchor.ply != self._anchor_ply:
+            self._anchor = anchor_at(self._board, self.ply - self._anchor_ply, self._anchor_ply, self._captured)
+        return self._anchor
 
     @property
     def fen(self) -> str:
@@ -243,7 +306,7 @@ class Game:
         return export_pgn(
             self._records,
             self.state,
-            start=self._board.root(),
+            start=self._start_board,
             start_fen=self._start_fen,
             white=white or names["white"],
             black=black or names["black"],
