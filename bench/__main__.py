@@ -10,7 +10,7 @@ import os
 import platform
 import sys
 
-from bench.chess import MIDDLE_PLY
+from bench.chess import DEEP_PLY, MIDDLE_PLY
 from bench.endpoint import Effort
 from bench.report import Row, Target, number, ratio, table, verdict
 
@@ -28,9 +28,16 @@ def _endpoint(effort: Effort, rows: list[Row], targets: list[Target], notes: dic
         Row("warm trivial tools/call ¹", "ms", m["warm"]),
         Row("warm chess_move, opening ²", "ms", m["chess_opening"]),
         Row(f"warm chess_move, ply {MIDDLE_PLY} ²", "ms", m["chess_middle"]),
+        Row(f"warm chess_move, ply {DEEP_PLY} ²", "ms", m["chess_deep"]),
         Row("cold start to first response", "ms", m["cold"]),
     ]
-    labels = {"warm": "warm", "chess_opening": "opening", "chess_middle": f"ply {MIDDLE_PLY}", "cold": "cold"}
+    labels = {
+        "warm": "warm",
+        "chess_opening": "opening",
+        "chess_middle": f"ply {MIDDLE_PLY}",
+        "chess_deep": f"ply {DEEP_PLY}",
+        "cold": "cold",
+    }
     notes["endpoint"] = "   CPU time instead of wall clock, ours/SDK and ours/awslabs: " + "; ".join(
         f"{label} {ratio(m[f'{metric}_cpu']['ours'], m[f'{metric}_cpu']['sdk'])}"
         f" and {ratio(m[f'{metric}_cpu']['ours'], m[f'{metric}_cpu']['awslabs'])}"
@@ -40,6 +47,8 @@ def _endpoint(effort: Effort, rows: list[Row], targets: list[Target], notes: dic
         ("warm tools/call vs SDK", "warm", 0.25),
         ("cold start vs SDK", "cold", 0.75),
         ("chess opening move vs the naive full-replay load (SDK)", "chess_opening", 0.5),
+        (f"chess move at ply {MIDDLE_PLY} vs the same", "chess_middle", 0.5),
+        (f"chess move at ply {DEEP_PLY} vs the same", "chess_deep", 0.5),
     ):
         ours, sdk = m[metric]["ours"], m[metric]["sdk"]
         cpu = ratio(m[f"{metric}_cpu"]["ours"], m[f"{metric}_cpu"]["sdk"])

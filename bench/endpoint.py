@@ -41,9 +41,9 @@ def _child(kind: str, mode: str, effort: Effort) -> None:
     os.dup2(devnull, 2)
     server = importlib.import_module(SERVERS[kind])
     if mode == "chess":
-        from bench.chess import time_moves
+        from bench.chess import ALL_PLIES, time_moves
 
-        report.write(json.dumps(time_moves(server, effort.chess_calls)) + "\n")
+        report.write(json.dumps(time_moves(server, effort.chess_calls, ALL_PLIES)) + "\n")
         report.flush()
         return
     from bench.events import LambdaContext, http_v2_event, succeeded, tool_call
@@ -92,8 +92,8 @@ def _rounds(runs: int) -> list[tuple[str, ...]]:
 
 
 def measure(effort: Effort) -> dict[str, dict[str, float]]:
-    """Medians in seconds, {metric: {kind: seconds}}, for the metrics cold, warm, chess_opening and
-    chess_middle, each as wall clock and as CPU time (the name with "_cpu")."""
+    """Medians in seconds, {metric: {kind: seconds}}, for the metrics cold, warm, chess_opening, chess_middle
+    and chess_deep, each as wall clock and as CPU time (the name with "_cpu")."""
     samples: dict[str, dict[str, list[float]]] = {}
 
     def add(metric: str, kind: str, times: dict[str, float]) -> None:
@@ -111,6 +111,7 @@ def measure(effort: Effort) -> dict[str, dict[str, float]]:
             chess = json.loads(_spawn(kind, "chess", effort)[1])
             add("chess_opening", kind, chess["opening"])
             add("chess_middle", kind, chess["middle"])
+            add("chess_deep", kind, chess["deep"])
     return {metric: {k: statistics.median(v) for k, v in by_kind.items()} for metric, by_kind in samples.items()}
 
 
