@@ -9,6 +9,9 @@ from widget_mcp.auth.facade import AuthorizationServerFacade
 from widget_mcp.auth.gate import SignInGate, SignInPolicy, scopes_of
 from widget_mcp.settings import Settings
 
+# What token verification imports beyond the rest of the function (infra/asset_build.py SIGN_IN_ONLY).
+TOKEN_LIBRARIES = frozenset({"jwt", "cryptography", "_cffi_backend", "cffi", "pycparser"})
+
 
 @dataclass(frozen=True)
 class SignIn:
@@ -19,9 +22,14 @@ class SignIn:
 def build_sign_in(settings: Settings, protected: Mapping[str, tuple[str, ...]]) -> SignIn:
     """`protected`: each tool that needs sign-in and the scopes its token must hold."""
     try:  # PyJWT loads only when sign-in is on
+        # PyJWT imports without cryptography, then refuses every RS256 token: ask for both up front.
+        import cryptography.hazmat.primitives.asymmetric.rsa  # noqa: F401
+
         from widget_mcp.auth.jwt_verifier import JwksKeys, TokenVerifier
-    except ImportError as missing:
+    except ModuleNotFoundError as missing:
         # The deployed asset carries PyJWT and cryptography only when the stack turns sign-in on.
+        if (missing.name or "").split(".")[0] not in TOKEN_LIBRARIES:
+            raise
         raise RuntimeError(
             f"AUTH_MODE=oauth needs PyJWT with cryptography ({missing.name} is missing); "
             "deploy with `-c signIn=true` instead of setting AUTH_MODE by hand"

@@ -33,3 +33,16 @@ def test_without_the_token_libraries_sign_in_fails_at_start_naming_the_deploy_fl
     monkeypatch.setitem(sys.modules, "jwt", None)
     with pytest.raises(RuntimeError, match=r"needs PyJWT with cryptography \(jwt is missing\).*-c signIn=true"):
         build_sign_in(Settings(table_name="state", **OAUTH), {"chess_move": ("chess",)})
+
+
+def test_pyjwt_without_cryptography_also_fails_at_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    # PyJWT alone imports, then refuses every RS256 token as if it were forged.
+    monkeypatch.setitem(sys.modules, "cryptography.hazmat.primitives.asymmetric.rsa", None)
+    with pytest.raises(RuntimeError, match=r"needs PyJWT with cryptography \(cryptography\..* is missing\)"):
+        build_sign_in(Settings(table_name="state", **OAUTH), {"chess_move": ("chess",)})
+
+
+def test_a_missing_module_of_our_own_is_not_reported_as_a_deploy_flag(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "widget_mcp.auth.jwt_verifier", None)
+    with pytest.raises(ModuleNotFoundError, match=r"widget_mcp\.auth\.jwt_verifier"):
+        build_sign_in(Settings(table_name="state", **OAUTH), {"chess_move": ("chess",)})

@@ -183,3 +183,36 @@ def test_an_answer_in_a_regex_field_that_python_cannot_compile_is_a_message_for_
     schema = {"type": "object", "properties": {"r": {"type": "string", "format": "regex"}}}
 
     assert field_errors(schema, {"r": answer}) == {"r": "Enter a valid regex."}
+
+
+def test_a_reference_back_to_a_root_naming_its_dialect_still_runs_patterns_on_the_bounded_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # jsonschema's own classes run `pattern` with re.search: reaching it here would mean an unbounded match.
+    def unbounded(*_: object) -> None:
+        raise AssertionError("a form pattern ran on Python's re")
+
+    monkeypatch.setattr(re, "search", unbounded)
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {"name": {"type": "string", "pattern": "^b"}, "child": {"$ref": "#"}},
+    }
+    assert set(field_errors(schema, {"child": {"name": "a"}})) == {"child.name"}
+
+
+@pytest.mark.parametrize(
+    "wrapped",
+    [
+        {"not": {"pattern": CATASTROPHIC}},
+        {"anyOf": [{"pattern": CATASTROPHIC}, {"type": "integer"}]},
+        {"if": {"pattern": CATASTROPHIC}, "then": {"type": "integer"}},
+    ],
+    ids=["not", "anyOf", "if"],
+)
+def test_a_timeout_that_a_schema_would_negate_or_swallow_still_refuses_the_answer(wrapped: dict[str, object]) -> None:
+    schema = {"type": "object", "properties": {"x": {"type": "string", **wrapped}}}
+    errors = field_errors(schema, {"x": ADVERSARIAL})
+    # `anyOf` also fails on its own (no branch held); `not` and `if` would have let the answer through.
+    assert errors["(form)"] == PATTERN_TIMED_OUT
+    assert set(errors) <= {"(form)", "x"}

@@ -131,10 +131,14 @@ def field_errors(schema: dict[str, Any], data: dict[str, Any]) -> dict[str, str]
 
     if schema_problem(schema) is not None:
         return {"(form)": FORM_UNCHECKABLE}
+    # The dialect comes from the root's `$schema`, which is then dropped: a `$ref: "#"` back to a root naming its
+    # dialect would switch jsonschema to that dialect's own class, whose `pattern` runs on `re`.
+    bounded = _bounded(validator_for(schema))
+    body = {key: value for key, value in schema.items() if key != "$schema"}
     # An empty registry: a $ref never fetches anything (jsonschema's default one would download remote URLs).
-    validator = _bounded(validator_for(schema))(schema, format_checker=_formats(), registry=Registry())
+    validator = bounded(body, format_checker=_formats(), registry=Registry())
     try:
-        with answer_budget():
+        with answer_budget() as budget:
             found = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
     except Unresolvable:  # a #/… reference to a place the schema does not have
         return {"(form)": FORM_UNCHECKABLE}
@@ -147,6 +151,10 @@ def field_errors(schema: dict[str, Any], data: dict[str, Any]) -> dict[str, str]
                     errors.setdefault(".".join(filter(None, [path, str(name)])), "This field is required.")
             continue
         errors.setdefault(path or "(form)", _message(error))
+    if budget.timed_out and PATTERN_TIMED_OUT not in errors.values():
+        # Under `not`, `anyOf`, `oneOf` or `if`, a timed-out match would read as a verdict and be swallowed:
+        # an answer that could not be checked never passes.
+        errors.setdefault("(form)", PATTERN_TIMED_OUT)
     return errors
 
 

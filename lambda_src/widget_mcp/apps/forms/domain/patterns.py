@@ -28,7 +28,16 @@ ANSWER_BUDGET = 1.0
 # on case-folded Unicode property sets): ~0.15 s. An ordinary pattern (a postcode, a date, a UUID) costs 20-2,000.
 MAX_PATTERN_COST = 50_000
 
-_deadline: ContextVar[float | None] = ContextVar("form_pattern_deadline", default=None)
+
+class AnswerBudget:
+    """The time left for one answer's matches, and whether any ran out (see `answer_budget`)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.deadline = time.monotonic() + seconds
+        self.timed_out = False
+
+
+_budget: ContextVar[AnswerBudget | None] = ContextVar("form_pattern_budget", default=None)
 # A counted repeat: {m}, {m,}, {,n} or {m,n}. The single character class keeps the scan linear.
 _COUNTED = re.compile(r"\{(\d*)(?:,\d*)?\}")
 # Inline flags that switch on verbose mode, where whitespace and comments may sit inside and around repeats.
@@ -36,13 +45,14 @@ _VERBOSE = re.compile(r"\(\?[A-Za-z0-9-]*x")
 
 
 @contextmanager
-def answer_budget(seconds: float | None = None) -> Iterator[None]:
-    """Matches inside share `seconds` (default ANSWER_BUDGET) between them."""
-    token = _deadline.set(time.monotonic() + (ANSWER_BUDGET if seconds is None else seconds))
+def answer_budget(seconds: float | None = None) -> Iterator[AnswerBudget]:
+    """Matches inside share `seconds` (default ANSWER_BUDGET) between them; the budget records any timeout."""
+    budget = AnswerBudget(ANSWER_BUDGET if seconds is None else seconds)
+    token = _budget.set(budget)
     try:
-        yield
+        yield budget
     finally:
-        _deadline.reset(token)
+        _budget.reset(token)
 
 
 def search(pattern: str, text: str) -> bool:
@@ -52,11 +62,16 @@ def search(pattern: str, text: str) -> bool:
     """
     import regex  # imported on first use, like jsonschema
 
-    deadline = _deadline.get()
-    timeout = MATCH_TIMEOUT if deadline is None else min(MATCH_TIMEOUT, deadline - time.monotonic())
-    if timeout <= 0:
-        raise TimeoutError("the time for this answer's patterns is spent")
-    return regex.search(pattern, text, timeout=timeout) is not None
+    budget = _budget.get()
+    timeout = MATCH_TIMEOUT if budget is None else min(MATCH_TIMEOUT, budget.deadline - time.monotonic())
+    try:
+        if timeout <= 0:
+            raise TimeoutError("the time for this answer's patterns is spent")
+        return regex.search(pattern, text, timeout=timeout) is not None
+    except TimeoutError:
+        if budget is not None:
+            budget.timed_out = True
+        raise
 
 
 def _cost(pattern: str) -> int:
