@@ -234,7 +234,7 @@ def built_manifest() -> Path | None:
 
 def asset_key(target: Target, manifest: Path | None) -> str:
     """A content key over the dependency set, the sources and the packaged manifest: the CDK asset hash."""
-    parts = [RECIPE.encode(), target.label.encode(), locked_requirements().encode()]
+    parts = [RECIPE.encode(), target.label.encode(), locked_requirements().encode(), ",".join(SIGN_IN_ONLY).encode()]
     parts.append(manifest.read_bytes() if manifest else b"")
     for path in _source_files():
         parts += [path.relative_to(LAMBDA_SRC).as_posix().encode(), path.read_bytes()]
