@@ -8,18 +8,10 @@ from typing import Any
 import pytest
 from browser_support import DevServer, widget
 from playwright.sync_api import Dialog, FrameLocator, Page, expect
+from seed_forms import FLIGHT as FLIGHT_SCHEMA
+from seed_forms import FLIGHT_UI
 
 # Seed 001's example form, as a model would send it to ask_question.
-FLIGHT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "destinationCity": {"type": "string", "title": "Destination City", "default": "Tokyo"},
-        "departureDate": {"type": "string", "title": "Departure Date", "format": "date"},
-        "returnDate": {"type": "string", "title": "Return Date", "format": "date"},
-    },
-    "required": ["destinationCity", "departureDate"],
-}
-FLIGHT_UI: dict[str, Any] = {"departureDate": {"ui:widget": "date"}, "returnDate": {"ui:widget": "date"}}
 FLIGHT = {"question": FLIGHT_SCHEMA, "uiSchema": FLIGHT_UI, "title": "Book a Flight to Japan"}
 XSS = "<img src=x onerror=window.__pwned=1>"
 

@@ -12,6 +12,7 @@ import pytest
 from mcp import Client
 from mcp_types import CallToolResult
 from moto import mock_aws
+from seed_forms import FLIGHT, FLIGHT_UI
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import DocumentStore
@@ -22,16 +23,6 @@ from widget_mcp.wiring import Core, build_core
 
 ALICE = {"openai/subject": "alice"}
 BOB = {"openai/subject": "bob"}
-FLIGHT = {
-    "type": "object",
-    "properties": {
-        "destinationCity": {"type": "string", "title": "Destination City", "default": "Tokyo"},
-        "departureDate": {"type": "string", "title": "Departure Date", "format": "date"},
-        "returnDate": {"type": "string", "title": "Return Date", "format": "date"},
-    },
-    "required": ["destinationCity", "departureDate"],
-}
-FLIGHT_UI = {"departureDate": {"ui:widget": "date"}, "returnDate": {"ui:widget": "date"}}
 ANSWER = {"destinationCity": "Tokyo", "departureDate": "2025-12-25", "returnDate": "2026-01-10"}
 
 
