@@ -13,6 +13,7 @@ from mcp import Client
 from mcp_types import CallToolResult
 from moto import mock_aws
 from seed_forms import FLIGHT, FLIGHT_UI
+from tool_results import structured
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import DocumentStore
@@ -47,11 +48,6 @@ def forms_core(settings: Settings, store: DocumentStore) -> Core:
 @pytest.fixture
 def client(forms_core: Core) -> Client:
     return Client(build_server(forms_core.runtime), mode="legacy")
-
-
-def structured(result: CallToolResult) -> dict[str, Any]:
-    assert result.structured_content is not None, result.content
-    return dict(result.structured_content)
 
 
 async def ask(client: Client, meta: dict[str, str] = ALICE, **args: Any) -> CallToolResult:

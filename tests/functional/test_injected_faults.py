@@ -26,6 +26,7 @@ from storage_faults import (
     answer_lost,
     before,
 )
+from tool_results import structured
 from widget_mcp.apps.chess import ChessService, GameRepository
 from widget_mcp.apps.chess.service import MoveRequest
 from widget_mcp.apps.forms import FormRepository, FormService
@@ -80,11 +81,6 @@ def faults(store: DynamoDbDocumentStore) -> FaultInjector:
 @pytest.fixture
 def client(settings: Settings, store: DynamoDbDocumentStore) -> Client:
     return Client(build_server(build_core(settings, store=store).runtime), mode="legacy")
-
-
-def structured(result: CallToolResult) -> dict[str, Any]:
-    assert result.structured_content is not None, result.content
-    return dict(result.structured_content)
 
 
 def unavailable(tool: str, *, outcome_unknown: bool = False) -> dict[str, Any]:

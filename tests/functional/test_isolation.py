@@ -13,6 +13,7 @@ from dynamodb_probe import client_for, moto_dynamodb
 from mcp import Client
 from mcp_types import CallToolResult
 from storage_faults import CONNECT_TIMEOUT, FaultInjector
+from tool_results import structured
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import time_ordered_id
@@ -51,11 +52,6 @@ def store(dynamodb: Any) -> DynamoDbDocumentStore:
 @pytest.fixture
 def client(settings: Settings, store: DynamoDbDocumentStore) -> Client:
     return Client(build_server(build_core(settings, store=store).runtime), mode="legacy")
-
-
-def structured(result: CallToolResult) -> dict[str, Any]:
-    assert result.structured_content is not None, result.content
-    return dict(result.structured_content)
 
 
 def wire(result: CallToolResult, doc_id: str) -> str:

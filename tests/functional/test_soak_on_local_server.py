@@ -18,6 +18,7 @@ import boto3
 import pytest
 from mcp import Client
 from mcp_types import CallToolResult
+from tool_results import structured
 from widget_mcp.local.process import LocalServer, local_server
 
 TABLE = "soak-state"
@@ -58,11 +59,6 @@ def quiet_server(server: LocalServer) -> Iterator[LocalServer]:
     logged = "".join(server.output[start:])
     for sign in ("Traceback", "internal_error", '"level":"ERROR"', "Internal Server Error"):
         assert sign not in logged, logged
-
-
-def structured(result: CallToolResult) -> dict[str, Any]:
-    assert result.structured_content is not None, result.content
-    return dict(result.structured_content)
 
 
 def error_code(result: CallToolResult) -> str | None:

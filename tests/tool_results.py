@@ -1,0 +1,13 @@
+"""Reading tool results in tests: one place for the checks every functional test makes first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_types import CallToolResult
+
+
+def structured(result: CallToolResult) -> dict[str, Any]:
+    """The result's structuredContent; a result without one fails the test, showing its text content."""
+    assert result.structured_content is not None, result.content
+    return dict(result.structured_content)
