@@ -25,6 +25,11 @@ class Settings(BaseSettings):
     widget_manifest: str | None = None
     # NoDecode: a comma-separated list, not JSON.
     allowed_hosts: Annotated[tuple[str, ...], NoDecode] = ("127.0.0.1:*", "localhost:*", "[::1]:*")
+    # Browser origins allowed to call /mcp cross-origin (web-based MCP hosts); empty: no browser origin.
+    cors_origins: Annotated[tuple[str, ...], NoDecode] = ()
+    # A call with no identity (no token, no host user hint) keeps state reachable by its unguessable id
+    # (`capability`), or is refused with identity_required (`refuse`). Sign-in on always refuses.
+    anonymous_state: Literal["capability", "refuse"] = "capability"
     max_body_bytes: int = Field(default=1024 * 1024, ge=1024, le=6 * 1024 * 1024)
     max_json_depth: int = Field(default=64, ge=4, le=512)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
@@ -112,6 +117,22 @@ class Settings(BaseSettings):
     def _split_hosts(cls, value: object) -> object:
         if isinstance(value, str):
             return tuple(h.strip() for h in value.split(",") if h.strip())
+        return value
+
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(o.strip().rstrip("/") for o in value.split(",") if o.strip())
+        return value
+
+    @field_validator("cors_origins")
+    @classmethod
+    def _origins_are_origins(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for origin in value:
+            parts = urlsplit(origin)
+            if origin == "*" or parts.scheme not in ("http", "https") or not parts.netloc or parts.path:
+                raise ValueError(f"each entry must be an origin such as 'https://app.example.com', got {origin!r}")
         return value
 
     @field_validator("allowed_hosts")
