@@ -2,6 +2,7 @@
 // server reads: {"entries": {"<entry>": {"js": "...", "css": [...], "imports": [...]}}} (paths relative to dist/).
 import { defineConfig, type Plugin } from "vite";
 import { pureSdkSchemas } from "./plugins/pure-sdk-schemas.ts";
+import { zodJitlessFirst } from "./plugins/zod-jitless-first.ts";
 
 const preact = (path: string): string => decodeURIComponent(new URL(`./node_modules/preact/${path}`, import.meta.url).pathname);
 
@@ -59,7 +60,7 @@ const RUNTIME_MODULE =
 export default defineConfig({
   base: "./",
   logLevel: "warn",
-  plugins: [pureSdkSchemas(), widgetManifest()],
+  plugins: [pureSdkSchemas(), widgetManifest(), zodJitlessFirst()],
   // The form widget's RJSF is written against React; Preact's compat layer runs it for a fraction of the size.
   // Preact is taken from its unminified sources: its minified build names its diff function `z`, which the
   // `manualPureFunctions: ["z"]` hint we used for zod dropped (rendering nothing). pureSdkSchemas above

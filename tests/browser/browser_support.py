@@ -1,5 +1,5 @@
-"""Helpers for the browser tests: the playground's URLs, the widget frame, and a plain MCP client for
-changing state behind a widget's back."""
+"""Helpers for the browser tests: the playground's URLs, the widget frame, a plain MCP client for changing
+state behind a widget's back, and the watch for Content-Security-Policy violations in every frame."""
 
 from __future__ import annotations
 
@@ -11,11 +11,69 @@ from typing import Any
 from urllib.parse import quote
 
 import httpx
-from playwright.sync_api import FrameLocator, Locator, Page, expect
+from playwright.sync_api import BrowserContext, Error, Frame, FrameLocator, Locator, Page, expect
 
 ROOT = Path(__file__).resolve().parents[2]
-SUBJECT = "playground-user"  # what the playground sends as `openai/subject`
+SUBJECT = "playground-user"  # what the playground sends as `openai/subject` when it plays ChatGPT
+CHATGPT = {"openai/subject": SUBJECT}
 _ids = itertools.count(1)
+
+# Runs in every frame before its own scripts (init scripts are not subject to the page's CSP): each
+# `securitypolicyviolation` is kept in the frame and reported to the test through a binding, so violations in
+# frames that are gone by the end of the test are seen too.
+_CSP_RECORDER = """(() => {
+  if (window.__cspViolations) return;
+  const seen = (window.__cspViolations = []);
+  window.addEventListener("securitypolicyviolation", (event) => {
+    const violation = {
+      id: `${Date.now()}-${Math.random()}`,
+      directive: event.effectiveDirective,
+      blocked: event.blockedURI,
+      sample: event.sample,
+      source: `${event.sourceFile}:${event.lineNumber}`,
+      document: String(location.href).slice(0, 60),
+    };
+    seen.push(violation);
+    try { window.__reportCspViolation?.(violation); } catch {}
+  }, true);
+})();"""
+
+
+class CspWatch:
+    """Every CSP violation any frame of a browser context reported, as `directive blocked (source)` lines."""
+
+    def __init__(self, context: BrowserContext) -> None:
+        self._seen: dict[str, dict[str, Any]] = {}
+        self._cleared: set[str] = set()
+        context.expose_binding("__reportCspViolation", lambda _source, violation: self._keep(violation))
+        context.add_init_script(_CSP_RECORDER)
+
+    def _keep(self, violation: Any) -> None:
+        if isinstance(violation, dict):
+            self._seen.setdefault(str(violation.get("id")), violation)
+
+    def violations(self, page: Page) -> list[str]:
+        """What was reported so far, including what the frames still open hold but have not yet reported."""
+        for frame in page.frames:
+            for violation in _held(frame):
+                self._keep(violation)
+        return [
+            f"{v.get('directive')} blocked {v.get('blocked') or '-'} ({v.get('source')}, in {v.get('document')})"
+            for key, v in self._seen.items()
+            if key not in self._cleared
+        ]
+
+    def clear(self) -> None:
+        """Forget what was seen so far (for a test that provokes violations on purpose)."""
+        self._cleared.update(self._seen)
+
+
+def _held(frame: Frame) -> list[Any]:
+    try:
+        held = frame.evaluate("() => window.__cspViolations || []")
+    except Error:  # a frame detached while we asked: its reports came through the binding
+        return []
+    return held if isinstance(held, list) else []
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import ROOT, DevServer
+from browser_support import ROOT, CspWatch, DevServer
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 from widget_mcp.local.chromium import CHROMIUM, CHROMIUM_ARGS
 from widget_mcp.local.process import local_server
@@ -60,10 +60,25 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 
 
 @pytest.fixture
-def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+def csp(browser: Browser) -> Iterator[tuple[Page, CspWatch]]:
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     context.set_default_timeout(10_000)
-    page = context.new_page()
+    watch = CspWatch(context)
+    yield context.new_page(), watch
+    context.close()
+
+
+@pytest.fixture
+def csp_watch(csp: tuple[Page, CspWatch]) -> CspWatch:
+    """The CSP violations of the test's page; `page` fails the test on any it has not cleared."""
+    return csp[1]
+
+
+@pytest.fixture
+def page(csp: tuple[Page, CspWatch], request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A page in a fresh context. After the test it must have had no uncaught error and no CSP violation in any
+    of its frames (every widget runs under its template's CSP, as strict hosts report every violation)."""
+    page, watch = csp
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     yield page
@@ -73,5 +88,6 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
         name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)
         page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
         (ARTIFACTS / f"{name}.errors.txt").write_text("\n".join(errors))
-    context.close()
+    violations = watch.violations(page)
     assert not errors, f"uncaught errors in the page: {errors}"
+    assert not violations, f"Content-Security-Policy violations: {violations}"

@@ -1,5 +1,6 @@
 // The chess board widget: renders a game from the chess tools' results and plays moves through `chess_move`.
 
+import "../shared/zod-jitless"; // first: before any module builds a zod schema
 import "../shared/base.css";
 import "./chess.css";
 import { startWidget, type Host, type ToolResult } from "../shared/bridge";

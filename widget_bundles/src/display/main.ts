@@ -1,5 +1,6 @@
 // The display host: renders a result's `_meta.widgets` in order, by type, with fallbacks.
 
+import "../shared/zod-jitless"; // first: before any module builds a zod schema
 import "../shared/base.css";
 import "../chess/chess.css";
 import "./display.css";

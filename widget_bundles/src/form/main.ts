@@ -1,6 +1,7 @@
 // The DGUI form widget (entry `form`): renders ask_question's `dgui_form` with RJSF and answers through
 // submit_form. Hosts deliver the tool result through the shared bridge, like every other widget.
 
+import "../shared/zod-jitless"; // first: before any module builds a zod schema
 import "../shared/base.css";
 import "./form.css";
 import { createElement } from "react";

@@ -1,6 +1,7 @@
 // The local playground: pick a tool (or open /playground?tool=&args=), call it through /mcp, render its
 // template in a sandboxed frame and host the widget like ChatGPT or an MCP Apps host would.
 
+import "../shared/zod-jitless"; // first: before any module builds a zod schema
 import "../shared/base.css";
 import "./playground.css";
 import { asText, el, isRecord } from "../shared/dom";
