@@ -14,9 +14,10 @@ from moto.server import ThreadedMotoServer
 from widget_mcp.apps.chess.domain import Game
 from widget_mcp.local.aws import free_port
 from widget_mcp.storage.table import create_state_table
+from widget_mcp.toolkit.ownership import StateOwner
 
 TABLE = "chess-state"
-OWNER = "openai:alice"
+OWNER = StateOwner("openai:alice")
 
 
 @contextmanager

@@ -11,3 +11,8 @@ def structured(result: CallToolResult) -> dict[str, Any]:
     """The result's structuredContent; a result without one fails the test, showing its text content."""
     assert result.structured_content is not None, result.content
     return dict(result.structured_content)
+
+
+def text_of(result: CallToolResult) -> str:
+    """The result's text content, joined: what a host without UI shows."""
+    return "\n".join(getattr(block, "text", "") for block in result.content)

@@ -53,7 +53,15 @@ def build_runtime(
     templates = TemplateSettings(
         base_url=settings.widget_base_url, origin=settings.widget_origin, widget_domain=settings.widget_domain
     )
-    return ToolRuntime(books, templates, manifest, observer=observer, sync_in_thread=sync_in_thread, sign_in=sign_in)
+    return ToolRuntime(
+        books,
+        templates,
+        manifest,
+        observer=observer,
+        sync_in_thread=sync_in_thread,
+        sign_in=sign_in,
+        anonymous_state=settings.anonymous_state,
+    )
 
 
 def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[Any]:

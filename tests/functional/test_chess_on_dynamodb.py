@@ -75,7 +75,9 @@ def test_a_game_of_300_plies_with_analysis_fits_in_one_read_unit(logged: tuple[C
     view = service.move(OWNER, game.game_id, MoveRequest(move), expected_ply=300)
 
     assert view.game.ply == 302  # the player's move and the engine's reply
-    item = client.get_item(TableName=TABLE, Key={"pk": {"S": f"USER#{OWNER}"}, "sk": {"S": "GAME#long-game"}})["Item"]
+    item = client.get_item(TableName=TABLE, Key={"pk": {"S": f"USER#{OWNER.user_key}"}, "sk": {"S": "GAME#long-game"}})[
+        "Item"
+    ]
     assert item_size(item) <= ITEM_LIMIT, item_size(item)
 
 
@@ -89,7 +91,7 @@ def test_unfinished_games_expire_after_the_idle_period_and_finished_ones_after_t
     game_id = service.new_game(OWNER, color="white", opponent="human", fen=None).game.game_id
 
     def ttl() -> int:
-        key = {"pk": {"S": f"USER#{OWNER}"}, "sk": {"S": f"GAME#{game_id}"}}
+        key = {"pk": {"S": f"USER#{OWNER.user_key}"}, "sk": {"S": f"GAME#{game_id}"}}
         return int(client.get_item(TableName=TABLE, Key=key)["Item"]["ttl"]["N"])
 
     assert ttl() == 1_800_000_000 + 90 * DAY

@@ -251,7 +251,7 @@ async def test_another_users_game_is_not_found_by_any_tool_and_not_listed(client
             nobody = await client.call_tool(tool, args)
             unknown = await client.call_tool(tool, {**args, "gameId": "0" * 22}, meta=ALICE)
             assert error_of(stranger) == error_of(unknown) | {"message": error_of(stranger)["message"]}
-            assert (error_of(stranger)["code"], error_of(nobody)["code"]) == ("game_not_found", "identity_required")
+            assert (error_of(stranger)["code"], error_of(nobody)["code"]) == ("game_not_found", "game_not_found")
         listed = await client.call_tool("chess_list_games", {}, meta=BOB)
         assert listed.structured_content == {"games": [], "count": 0}
         mine = await show(client, game_id)
@@ -259,12 +259,34 @@ async def test_another_users_game_is_not_found_by_any_tool_and_not_listed(client
         assert (mine.structured_content["ply"], mine.structured_content["status"]) == (0, "active")
 
 
-async def test_a_caller_without_identity_cannot_start_a_game_and_owns_none(client: Client) -> None:
+async def test_a_caller_without_identity_plays_a_game_reached_by_its_id_and_lists_none(client: Client) -> None:
     async with client:
-        created = await client.call_tool("chess_new_game", {})
+        created = await client.call_tool("chess_new_game", {"opponent": "engine", "color": "black"})
+        game_id = str(created.structured_content and created.structured_content["gameId"])
+        played = await client.call_tool("chess_move", {"gameId": game_id, "move": "e5", "expectedPly": 1})
         listed = await client.call_tool("chess_list_games", {})
 
-        assert error_of(created)["code"] == error_of(listed)["code"] == "identity_required"
+    assert (created.structured_content or {})["ply"] == 1  # the engine, playing white, opened
+    assert (created.meta or {})["openai/widgetSessionId"] == game_id
+    assert not played.is_error, played.content
+    assert (played.structured_content or {})["ply"] == 3
+    assert listed.structured_content == {"games": [], "count": 0}
+    assert isinstance(listed.content[0], TextContent)
+    assert listed.content[0].text.startswith("Listing games needs a signed-in or identified user")
+
+
+async def test_with_anonymous_state_refused_a_caller_without_identity_cannot_start_a_game_or_list(
+    settings: Settings,
+) -> None:
+    refusing = build_core(settings.model_copy(update={"anonymous_state": "refuse"}), store=InMemoryDocumentStore())
+    async with Client(build_server(refusing.runtime), mode="legacy") as client:
+        created = await client.call_tool("chess_new_game", {})
+        listed = await client.call_tool("chess_list_games", {})
+        mine = await new_game(client)
+
+    assert error_of(created)["code"] == error_of(listed)["code"] == "identity_required"
+    assert error_of(created)["message"].startswith("Games are kept per user")
+    assert mine
 
 
 async def test_games_are_listed_newest_first_with_a_table_widget(client: Client) -> None:

@@ -169,16 +169,25 @@ async def test_a_catastrophic_pattern_costs_its_field_a_message_and_the_form_sta
     assert (structured(answered)["type"], structured(answered)["data"]) == ("dgui_response", {"code": "aaaa"})
 
 
-async def test_another_users_form_is_not_found_and_an_anonymous_caller_cannot_ask(client: Client) -> None:
+async def test_another_users_form_is_not_found_and_a_caller_without_identity_answers_only_its_own_forms(
+    client: Client,
+) -> None:
     async with client:
         form_id = structured(await ask(client, question=FLIGHT))["formId"]
         theirs = await client.call_tool("get_form_response", {"formId": form_id}, meta=BOB)
         submit = await client.call_tool("submit_form", {"formId": form_id, "data": ANSWER}, meta=BOB)
-        anonymous = await client.call_tool("ask_question", {"question": FLIGHT})
+        nobody = await client.call_tool("submit_form", {"formId": form_id, "data": ANSWER})
+        anonymous = structured(await client.call_tool("ask_question", {"question": FLIGHT}))
+        answered = await client.call_tool("submit_form", {"formId": anonymous["formId"], "data": ANSWER})
+        alice_on_it = await client.call_tool("get_form_response", {"formId": anonymous["formId"]}, meta=ALICE)
+        read_back = await client.call_tool("get_form_response", {"formId": anonymous["formId"]})
         mine = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
 
-    assert structured(theirs)["error"]["code"] == structured(submit)["error"]["code"] == "form_not_found"
-    assert structured(anonymous)["error"]["code"] == "identity_required"
+    codes = {structured(r)["error"]["code"] for r in (theirs, submit, nobody, alice_on_it)}
+    assert codes == {"form_not_found"}
+    assert (anonymous["type"], len(anonymous["formId"])) == ("dgui_form", 24)
+    assert structured(answered)["type"] == "dgui_response"
+    assert structured(read_back) | {"formId": "<id>"} == structured(answered) | {"formId": "<id>", "step": None}
     assert structured(mine)["type"] == "dgui_pending"
 
 

@@ -33,11 +33,12 @@ from widget_mcp.apps.forms import FormRepository, FormService
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.dynamodb import MAX_ATTEMPTS, DynamoDbDocumentStore, default_client
+from widget_mcp.toolkit.ownership import StateOwner
 from widget_mcp.wiring import build_core
 
 TABLE = "faults-state"
 ALICE = {"openai/subject": "alice"}
-OWNER = "openai:alice"
+OWNER = StateOwner("openai:alice")
 FORM = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
 # botocore's standard mode: the i-th retry waits rand(0, 1) * scale * 2**(i-1); DynamoDB's scales.
 THROTTLED_SCALE, TRANSIENT_SCALE = 1.0, 0.025

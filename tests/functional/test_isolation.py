@@ -5,6 +5,8 @@ the host's personal hints."""
 from __future__ import annotations
 
 import json
+import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,11 +15,12 @@ from dynamodb_probe import client_for, moto_dynamodb
 from mcp import Client
 from mcp_types import CallToolResult
 from storage_faults import CONNECT_TIMEOUT, FaultInjector
-from tool_results import structured
+from tool_results import structured, text_of
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import time_ordered_id
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
+from widget_mcp.toolkit.ownership import CAPABILITY_ID_LENGTH, capability_id
 from widget_mcp.wiring import build_core
 
 TABLE = "isolation-state"
@@ -64,12 +67,12 @@ def table_items(dynamodb: Any) -> list[dict[str, Any]]:
     return sorted(items, key=lambda item: (item["pk"]["S"], item["sk"]["S"]))
 
 
-async def alices_things(client: Client) -> tuple[str, str]:
-    """A game with one move played, and an unanswered form."""
-    game_id = structured(await client.call_tool("chess_new_game", {}, meta=ALICE))["gameId"]
-    played = await client.call_tool("chess_move", {"gameId": game_id, "move": "e4", "expectedPly": 0}, meta=ALICE)
+async def things_of(client: Client, meta: dict[str, Any] | None) -> tuple[str, str]:
+    """A game with one move played, and an unanswered form, made by the caller `meta` names."""
+    game_id = structured(await client.call_tool("chess_new_game", {}, meta=meta))["gameId"]
+    played = await client.call_tool("chess_move", {"gameId": game_id, "move": "e4", "expectedPly": 0}, meta=meta)
     assert not played.is_error
-    form_id = structured(await client.call_tool("ask_question", {"question": FORM}, meta=ALICE))["formId"]
+    form_id = structured(await client.call_tool("ask_question", {"question": FORM}, meta=meta))["formId"]
     return game_id, form_id
 
 
@@ -87,14 +90,26 @@ def calls_on(game_id: str, form_id: str) -> list[tuple[str, dict[str, Any], str]
     ]
 
 
-@pytest.mark.parametrize("stranger", [BOB, HOST_ALICE], ids=["another subject", "same id from a host hint"])
-async def test_another_user_gets_for_every_one_of_alices_ids_the_very_answer_a_made_up_id_gets(
-    client: Client, dynamodb: Any, stranger: dict[str, str]
+# (owner, stranger): identities never cross, in either direction, and a caller without identity is one side.
+CROSSINGS = [
+    pytest.param(ALICE, BOB, id="another subject"),
+    pytest.param(ALICE, HOST_ALICE, id="same id from a host hint"),
+    pytest.param(ALICE, None, id="no identity, holding alice's ids"),
+    pytest.param(None, ALICE, id="alice, holding ids made without identity"),
+    pytest.param(None, HOST_ALICE, id="a host user, holding ids made without identity"),
+]
+
+
+@pytest.mark.parametrize(("owner", "stranger"), CROSSINGS)
+async def test_a_stranger_gets_for_every_one_of_the_owners_ids_the_very_answer_a_made_up_id_gets(
+    client: Client, dynamodb: Any, owner: dict[str, str] | None, stranger: dict[str, str] | None
 ) -> None:
     async with client:
-        game_id, form_id = await alices_things(client)
+        game_id, form_id = await things_of(client, owner)
         before = table_items(dynamodb)
-        made_up_game, made_up_form = time_ordered_id(), time_ordered_id()
+        # Made-up ids of the same shape as the owner's, so a difference in the answers could only leak existence.
+        make_id = time_ordered_id if owner else capability_id
+        made_up_game, made_up_form = make_id(), make_id()
 
         for (tool, args, real_id), (_, fake_args, fake_id) in zip(
             calls_on(game_id, form_id), calls_on(made_up_game, made_up_form), strict=True
@@ -107,20 +122,64 @@ async def test_another_user_gets_for_every_one_of_alices_ids_the_very_answer_a_m
             assert wire(theirs, real_id) == wire(unknown, fake_id)
 
         listed = await client.call_tool("chess_list_games", {}, meta=stranger)
-        assert structured(listed) == {"games": [], "count": 0}
+        assert game_id not in [g["gameId"] for g in structured(listed)["games"]]
         assert table_items(dynamodb) == before
-        shown = await client.call_tool("chess_show_game", {"gameId": game_id}, meta=ALICE)
+        shown = await client.call_tool("chess_show_game", {"gameId": game_id}, meta=owner)
         assert (structured(shown)["status"], shown.meta and shown.meta["moveHistory"]) == ("active", ["e4"])
-        pending = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
+        pending = await client.call_tool("get_form_response", {"formId": form_id}, meta=owner)
         assert structured(pending)["type"] == "dgui_pending"
 
 
 @pytest.mark.parametrize("meta", NO_IDENTITY, ids=lambda m: json.dumps(m)[:40])
-async def test_a_caller_without_identity_is_asked_for_one_by_every_stateful_tool_and_writes_nothing(
+async def test_a_caller_without_identity_plays_and_answers_by_unguessable_ids_kept_apart_from_every_user(
     client: Client, dynamodb: Any, meta: dict[str, Any] | None
 ) -> None:
     async with client:
-        game_id, form_id = await alices_things(client)
+        alices = await things_of(client, ALICE)
+        game_id = structured(await client.call_tool("chess_new_game", {"opponent": "engine"}, meta=meta))["gameId"]
+        moved = await client.call_tool("chess_move", {"gameId": game_id, "move": "e4", "expectedPly": 0}, meta=meta)
+        shown = await client.call_tool("chess_show_game", {"gameId": game_id}, meta=meta)
+        listed = await client.call_tool("chess_list_games", {}, meta=meta)
+        resigned = await client.call_tool("chess_resign", {"gameId": game_id}, meta=meta)
+        form_id = structured(await client.call_tool("ask_question", {"question": FORM}, meta=meta))["formId"]
+        answered = await client.call_tool("submit_form", {"formId": form_id, "data": {"name": "Ada"}}, meta=meta)
+        response = await client.call_tool("get_form_response", {"formId": form_id}, meta=meta)
+        alices_list = await client.call_tool("chess_list_games", {}, meta=ALICE)
+
+    assert [len(game_id), len(form_id)] == [CAPABILITY_ID_LENGTH] * 2
+    assert re.fullmatch(r"[A-Za-z0-9_-]+", game_id + form_id)
+    assert (structured(moved)["ply"], structured(shown)["ply"]) == (2, 2)  # the engine replied in the same call
+    assert structured(listed) == {"games": [], "count": 0}
+    assert "needs a signed-in or identified user" in text_of(listed)
+    assert (structured(resigned)["status"], structured(resigned)["winner"]) == ("resigned", "black")
+    assert structured(answered)["type"] == "dgui_response"
+    assert (structured(response)["type"], structured(response)["data"]) == ("dgui_response", {"name": "Ada"})
+    alices_games = [g["gameId"] for g in structured(alices_list)["games"]]
+    assert alices[0] in alices_games
+    assert game_id not in alices_games
+    # Each capability is its own partition, never a user's, and expires like everything else.
+    partitions = {item["sk"]["S"]: item for item in table_items(dynamodb)}
+    for kind, doc_id in (("GAME", game_id), ("FORM", form_id)):
+        item = partitions[f"{kind}#{doc_id}"]
+        assert item["pk"]["S"] == f"USER#capability:{doc_id}"
+        assert int(item["ttl"]["N"]) > time.time()
+
+
+async def test_capability_ids_do_not_repeat_and_spread_over_the_whole_alphabet(client: Client) -> None:
+    async with client:
+        ids = [structured(await client.call_tool("chess_new_game", {}))["gameId"] for _ in range(40)]
+
+    assert len(set(ids)) == len(ids)
+    assert len(set("".join(ids))) > 50  # random over 64 symbols, not a counter or a clock
+
+
+@pytest.mark.parametrize("meta", NO_IDENTITY, ids=lambda m: json.dumps(m)[:40])
+async def test_with_anonymous_state_refused_a_caller_without_identity_is_asked_for_one_and_writes_nothing(
+    settings: Settings, store: DynamoDbDocumentStore, dynamodb: Any, meta: dict[str, Any] | None
+) -> None:
+    refusing = build_core(settings.model_copy(update={"anonymous_state": "refuse"}), store=store)
+    async with Client(build_server(refusing.runtime), mode="legacy") as client:
+        game_id, form_id = await things_of(client, ALICE)
         before = table_items(dynamodb)
         calls = [
             ("chess_new_game", {}),
@@ -134,7 +193,6 @@ async def test_a_caller_without_identity_is_asked_for_one_by_every_stateful_tool
 
         assert codes == ["identity_required"] * len(calls)
         assert table_items(dynamodb) == before
-        assert not any(item["pk"]["S"].startswith("USER#anonymous") for item in before)
 
 
 PERSONAL_HINTS = {

@@ -13,6 +13,7 @@ from widget_mcp.toolkit.bundles import BundleManifest
 from widget_mcp.toolkit.call import ToolCall
 from widget_mcp.toolkit.errors import DeclarationError
 from widget_mcp.toolkit.failures import error_result
+from widget_mcp.toolkit.ownership import AnonymousState
 from widget_mcp.toolkit.principal import resolve_principal
 from widget_mcp.toolkit.results import ToolResult
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook, ToolSpec
@@ -54,6 +55,7 @@ class ToolRuntime:
         observer: CallObserver | None = None,
         sync_in_thread: bool = False,
         sign_in: SignInDeclaration | None = None,
+        anonymous_state: AnonymousState = "capability",
     ) -> None:
         self.tools: dict[str, ToolSpec] = {}
         for book in books:
@@ -80,6 +82,8 @@ class ToolRuntime:
             for spec in self.tools.values()
         ]
         self.sign_in = sign_in
+        # With sign-in on, a call without a verified subject owns nothing, whatever the setting says.
+        self.anonymous_state: AnonymousState = "refuse" if sign_in is not None else anonymous_state
         self.resource_list: list[dict[str, Any]] = [t.resource_listing() for t in self.templates.values()]
         self._observer: CallObserver = observer or _NoObserver()
         # Lambda serves one event at a time per container, so a sync handler runs inline there;
@@ -112,7 +116,13 @@ class ToolRuntime:
         started = time.perf_counter()
         # With sign-in on, only a verified subject names a user: host hints could be anyone's claim.
         principal = resolve_principal(meta, subject, trust_hints=self.sign_in is None)
-        call = ToolCall(tool=name, principal=principal, request_meta=meta or {}, request_id=request_id)
+        call = ToolCall(
+            tool=name,
+            principal=principal,
+            request_meta=meta or {},
+            request_id=request_id,
+            anonymous_state=self.anonymous_state,
+        )
         self._observer.started(name, call)
         error_code: str | None = None
         try:

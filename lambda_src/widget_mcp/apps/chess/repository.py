@@ -13,6 +13,7 @@ from typing import Any
 
 from widget_mcp.apps.chess.domain import Game, decode, encode
 from widget_mcp.storage.documents import Document, DocumentStore, time_ordered_id
+from widget_mcp.toolkit.ownership import StateOwner, capability_id
 
 KIND = "game"
 DAY = 86_400
@@ -59,7 +60,11 @@ def _body(game: Game, analysis: dict[str, Any] | None) -> dict[str, Any]:
 
 
 class GameRepository:
-    """Loads and saves games for one owner at a time; every save is conditional on the version read."""
+    """Loads and saves games for one owner at a time; every save is conditional on the version read.
+
+    An identified owner's games share its partition and have time-ordered ids (for listing); a game made
+    without identity gets a capability id and a partition of its own.
+    """
 
     def __init__(
         self,
@@ -71,11 +76,11 @@ class GameRepository:
         self._retention = retention or RetentionPolicy()
         self._clock = clock
 
-    def new_id(self) -> str:
-        return time_ordered_id(int(self._clock() * 1000))
+    def new_id(self, owner: StateOwner) -> str:
+        return capability_id() if owner.by_capability else time_ordered_id(int(self._clock() * 1000))
 
-    def load(self, owner: str, game_id: str) -> StoredGame | None:
-        doc = self._store.get(owner, KIND, game_id)
+    def load(self, owner: StateOwner, game_id: str) -> StoredGame | None:
+        doc = self._store.get(owner.partition(game_id), KIND, game_id)
         return None if doc is None else self.from_document(doc)
 
     @staticmethod
@@ -83,7 +88,7 @@ class GameRepository:
         analysis = doc.body.get("analysis")
         return StoredGame(decode(doc.body["game"]), doc.version, analysis if isinstance(analysis, dict) else None, doc)
 
-    def create(self, owner: str, game: Game, analysis: dict[str, Any] | None) -> StoredGame:
+    def create(self, owner: StateOwner, game: Game, analysis: dict[str, Any] | None) -> StoredGame:
         now = int(self._clock())
         doc = Document(
             kind=KIND,
@@ -94,19 +99,21 @@ class GameRepository:
             updated_at=now,
             expires_at=self._retention.expires_at(game, now),
         )
-        self._store.create(owner, doc)
+        self._store.create(owner.partition(game.game_id), doc)
         return StoredGame(game, doc.version, analysis, doc)
 
-    def save(self, owner: str, stored: StoredGame, game: Game, analysis: dict[str, Any] | None) -> StoredGame:
+    def save(self, owner: StateOwner, stored: StoredGame, game: Game, analysis: dict[str, Any] | None) -> StoredGame:
         """Replace the game read as `stored`; raises VersionConflict (with the current document) if it changed."""
         now = int(self._clock())
         doc = stored.document.next(_body(game, analysis), now=now, expires_at=self._retention.expires_at(game, now))
-        self._store.replace(owner, doc, expected_version=stored.version)
+        self._store.replace(owner.partition(doc.doc_id), doc, expected_version=stored.version)
         return StoredGame(game, doc.version, analysis, doc)
 
-    def newest(self, owner: str, limit: int) -> list[GameSummary]:
+    def newest(self, owner: StateOwner, limit: int) -> list[GameSummary]:
+        if not owner.can_list:
+            return []
         summaries = []
-        for doc in self._store.newest(owner, KIND, limit):
+        for doc in self._store.newest(owner.partition(""), KIND, limit):
             record, summary = doc.body["game"], doc.body["summary"]
             summaries.append(
                 GameSummary(

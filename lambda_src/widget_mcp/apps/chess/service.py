@@ -14,7 +14,7 @@ from widget_mcp.apps.chess.domain import ChessError, Color, EngineResult, Game, 
 from widget_mcp.apps.chess.errors import GameNotFound, MoveConflict
 from widget_mcp.apps.chess.repository import GameRepository, GameSummary, StoredGame
 from widget_mcp.storage.documents import VersionConflict
-from widget_mcp.toolkit.errors import IdentityRequired
+from widget_mcp.toolkit.ownership import StateOwner
 
 ENGINE_NAME = "widget-mcp alpha-beta"
 
@@ -66,26 +66,22 @@ class ChessService:
         self._games = games
         self._budget = budget or EngineBudget()
 
-    def new_game(self, owner: str | None, *, color: Color, opponent: Opponent, fen: str | None) -> GameView:
-        if owner is None:
-            raise IdentityRequired("Games")
-        game = Game(self._games.new_id(), opponent=opponent, player_color=color, fen=fen)
+    def new_game(self, owner: StateOwner, *, color: Color, opponent: Opponent, fen: str | None) -> GameView:
+        game = Game(self._games.new_id(owner), opponent=opponent, player_color=color, fen=fen)
         analysis = self._engine_reply(game)
         self._games.create(owner, game, analysis)
         return GameView(game, analysis, engine_replied=analysis is not None)
 
-    def show(self, owner: str | None, game_id: str) -> GameView:
+    def show(self, owner: StateOwner, game_id: str) -> GameView:
         stored = self._load(owner, game_id)
         return GameView(stored.game, stored.analysis)
 
-    def list_games(self, owner: str | None, limit: int) -> list[GameSummary]:
-        if owner is None:
-            raise IdentityRequired("Games")
+    def list_games(self, owner: StateOwner, limit: int) -> list[GameSummary]:
+        """Empty for a caller without identity: its games are reachable by id only, never listed."""
         return self._games.newest(owner, limit)
 
-    def move(self, owner: str | None, game_id: str, request: MoveRequest, expected_ply: int | None) -> GameView:
+    def move(self, owner: StateOwner, game_id: str, request: MoveRequest, expected_ply: int | None) -> GameView:
         stored = self._load(owner, game_id)
-        assert owner is not None  # _load found a game, so there is an owner
         if expected_ply is not None and expected_ply != stored.game.ply:
             return self._replay_or_conflict(stored, request, expected_ply)
         game = stored.game
@@ -102,10 +98,9 @@ class ChessService:
             return self._replay_or_conflict(current, request, expected_ply)
         return GameView(game, analysis, engine_replied=analysis is not None)
 
-    def resign(self, owner: str | None, game_id: str) -> GameView:
+    def resign(self, owner: StateOwner, game_id: str) -> GameView:
         """Against the engine the player resigns; between humans, the side to move does."""
         stored = self._load(owner, game_id)
-        assert owner is not None
         game = stored.game
         game.resign(game.player_color if game.opponent == "engine" else game.turn)
         try:
@@ -117,10 +112,7 @@ class ChessService:
             raise MoveConflict(current, None) from exc
         return GameView(game, stored.analysis)
 
-    def _load(self, owner: str | None, game_id: str) -> StoredGame:
-        # Said before any read, whatever the id: a caller without identity owns nothing and learns nothing.
-        if owner is None:
-            raise IdentityRequired("Games")
+    def _load(self, owner: StateOwner, game_id: str) -> StoredGame:
         stored = self._games.load(owner, game_id)
         if stored is None:
             raise GameNotFound(game_id)

@@ -13,6 +13,7 @@ from widget_mcp.apps.chess.domain import ChessError, InvalidRecord
 from widget_mcp.apps.chess.errors import GameNotFound, MoveConflict
 from widget_mcp.apps.chess.service import ChessService, GameView, MoveRequest
 from widget_mcp.toolkit import DISPLAY_HOST, ToolBook, ToolCall, ToolError, ToolResult
+from widget_mcp.toolkit.ownership import StateOwner
 from widget_mcp.toolkit.results import WIDGET_SESSION_KEY
 from widget_mcp.toolkit.widgets import WidgetSpec
 
@@ -105,8 +106,15 @@ class NoInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-def _owner(call: ToolCall) -> str | None:
-    return None if call.principal.is_anonymous else call.principal.key
+def _owner(call: ToolCall) -> StateOwner:
+    return call.owner("Games")
+
+
+# Said instead of "no games" to a caller without identity, whose games exist but are reachable by id only.
+UNLISTED = (
+    "Listing games needs a signed-in or identified user, and this call carries no identity. Games started "
+    "without one are not listed: continue one with the gameId its board or an earlier result shows."
+)
 
 
 @contextmanager
@@ -237,12 +245,18 @@ def build_book(service: ChessService) -> ToolBook:
         widget=DISPLAY_HOST,
     )
     def chess_list_games(args: NoInput, call: ToolCall) -> ToolResult:
-        games = [views.listing(s) for s in service.list_games(_owner(call), LIST_LIMIT)]
+        owner = _owner(call)
+        games = [views.listing(s) for s in service.list_games(owner, LIST_LIMIT)]
         rows = [[g.game_id, f"{g.status}, {g.turn} to move, ply {g.ply}, vs {g.opponent}"] for g in games]
         if rows:
             call.emit("table", {"columns": ["game", "state"], "rows": rows}, "\n".join(" — ".join(r) for r in rows))
         count = len(games)
-        narration = f"You have {count} game{'s' if count != 1 else ''}." if count else "You have no games yet."
+        if not owner.can_list:
+            narration = UNLISTED
+        elif count:
+            narration = f"You have {count} game{'s' if count != 1 else ''}."
+        else:
+            narration = "You have no games yet."
         return ToolResult(structured=views.GameList(games=games, count=count), narration=narration)
 
     @book.tool(

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from widget_mcp.apps.forms.domain import FormSession
 from widget_mcp.storage.documents import Document, DocumentStore, time_ordered_id
+from widget_mcp.toolkit.ownership import StateOwner, capability_id
 
 KIND = "form"
 DAY = 86_400
@@ -25,22 +26,22 @@ class FormRepository:
         self._ttl = ttl_days * DAY
         self._clock = clock
 
-    def new_id(self) -> str:
-        return time_ordered_id(int(self._clock() * 1000))
+    def new_id(self, owner: StateOwner) -> str:
+        return capability_id() if owner.by_capability else time_ordered_id(int(self._clock() * 1000))
 
-    def load(self, owner: str, form_id: str) -> StoredForm | None:
-        doc = self._store.get(owner, KIND, form_id)
+    def load(self, owner: StateOwner, form_id: str) -> StoredForm | None:
+        doc = self._store.get(owner.partition(form_id), KIND, form_id)
         return None if doc is None else StoredForm(FormSession.from_record(doc.body), doc)
 
-    def create(self, owner: str, session: FormSession) -> None:
+    def create(self, owner: StateOwner, session: FormSession) -> None:
         now = int(self._clock())
         self._store.create(
-            owner,
+            owner.partition(session.form_id),
             Document(KIND, session.form_id, session.to_record(), 1, now, now, now + self._ttl),
         )
 
-    def save(self, owner: str, stored: StoredForm, session: FormSession) -> None:
+    def save(self, owner: StateOwner, stored: StoredForm, session: FormSession) -> None:
         """Raises VersionConflict if another submit landed first."""
         now = int(self._clock())
         doc = stored.document.next(session.to_record(), now=now, expires_at=now + self._ttl)
-        self._store.replace(owner, doc, expected_version=stored.document.version)
+        self._store.replace(owner.partition(doc.doc_id), doc, expected_version=stored.document.version)

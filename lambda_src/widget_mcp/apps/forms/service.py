@@ -8,7 +8,7 @@ from typing import Any
 from widget_mcp.apps.forms.domain import FormSession
 from widget_mcp.apps.forms.repository import FormRepository, StoredForm
 from widget_mcp.storage.documents import VersionConflict
-from widget_mcp.toolkit.errors import IdentityRequired
+from widget_mcp.toolkit.ownership import StateOwner
 
 
 class FormNotFound(ValueError):
@@ -42,22 +42,19 @@ class FormService:
 
     def ask(
         self,
-        owner: str | None,
+        owner: StateOwner,
         question: object,
         ui_schema: object,
         title: str | None,
         description: str | None,
         metadata: dict[str, Any] | None,
     ) -> FormSession:
-        session = FormSession.ask(self._forms.new_id(), question, ui_schema, title, description, metadata)
-        if owner is None:
-            raise IdentityRequired("Forms")
+        session = FormSession.ask(self._forms.new_id(owner), question, ui_schema, title, description, metadata)
         self._forms.create(owner, session)
         return session
 
-    def submit(self, owner: str | None, form_id: str, data: object, step: int | None) -> Submitted:
+    def submit(self, owner: StateOwner, form_id: str, data: object, step: int | None) -> Submitted:
         stored = self._load(owner, form_id)
-        assert owner is not None
         session = stored.session
         index, repeated = session.submit(data, step)
         if repeated:
@@ -75,12 +72,10 @@ class FormService:
             return Submitted(current.session, index, repeated=True)
         return Submitted(session, index, repeated=False)
 
-    def get(self, owner: str | None, form_id: str) -> FormSession:
+    def get(self, owner: StateOwner, form_id: str) -> FormSession:
         return self._load(owner, form_id).session
 
-    def _load(self, owner: str | None, form_id: str) -> StoredForm:
-        if owner is None:
-            raise IdentityRequired("Forms")
+    def _load(self, owner: StateOwner, form_id: str) -> StoredForm:
         stored = self._forms.load(owner, form_id)
         if stored is None:
             raise FormNotFound(form_id)

@@ -14,6 +14,7 @@ from widget_mcp.apps.forms.domain import FormError, FormSession, InvalidAnswer
 from widget_mcp.apps.forms.service import FormChanged, FormNotFound, FormService
 from widget_mcp.toolkit import ToolBook, ToolCall, ToolError, ToolResult
 from widget_mcp.toolkit.errors import IdentityRequired
+from widget_mcp.toolkit.ownership import StateOwner
 from widget_mcp.toolkit.widgets import WidgetSpec
 
 DGUI_VERSION = "0.1"
@@ -140,8 +141,8 @@ class ResponsePayload(BaseModel):
     next: FormPayload | None = None
 
 
-def _owner(call: ToolCall) -> str | None:
-    return None if call.principal.is_anonymous else call.principal.key
+def _owner(call: ToolCall) -> StateOwner:
+    return call.owner("Forms")
 
 
 def form_payload(session: FormSession, index: int) -> FormPayload:

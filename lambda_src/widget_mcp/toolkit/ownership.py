@@ -1,0 +1,60 @@
+"""Whose state a call reaches: an identified user's own partition, or, for a caller without identity, the one
+partition that a capability id names.
+
+Hosts other than ChatGPT (Claude, VS Code, the ext-apps reference host) send no user hint with the calls their
+widgets make. Rather than refuse them, state created without identity gets an unguessable id, and that id alone
+is the key to it: its partition is derived from the id, so only a caller without identity who holds the id
+reaches it, and nothing can be listed. Identities never cross: an identified caller's partition is its principal
+key, which never equals a capability partition.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Literal
+
+from widget_mcp.toolkit.errors import IdentityRequired
+from widget_mcp.toolkit.principal import Principal
+
+AnonymousState = Literal["capability", "refuse"]
+
+# 18 random bytes: 144 bits, 24 URL-safe characters, beyond guessing however many calls are made.
+CAPABILITY_BYTES = 18
+CAPABILITY_ID_LENGTH = 24
+_CAPABILITY_PARTITION = "capability:"
+
+
+def capability_id() -> str:
+    return secrets.token_urlsafe(CAPABILITY_BYTES)
+
+
+@dataclass(frozen=True, slots=True)
+class StateOwner:
+    """`user_key` is the principal's key; None for a caller without identity, who holds capability ids."""
+
+    user_key: str | None
+
+    @property
+    def by_capability(self) -> bool:
+        return self.user_key is None
+
+    @property
+    def can_list(self) -> bool:
+        """Listing needs a partition of one's own; capability holders have one partition per id."""
+        return self.user_key is not None
+
+    def partition(self, doc_id: str) -> str:
+        """The store partition `doc_id` lives in for this owner."""
+        if self.user_key is not None:
+            return self.user_key
+        return _CAPABILITY_PARTITION + doc_id
+
+
+def state_owner(principal: Principal, anonymous_state: AnonymousState, what: str) -> StateOwner:
+    """The owner of the state a call touches; raises IdentityRequired when anonymous state is refused."""
+    if not principal.is_anonymous:
+        return StateOwner(principal.key)
+    if anonymous_state == "capability":
+        return StateOwner(None)
+    raise IdentityRequired(what)
