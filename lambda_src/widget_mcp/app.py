@@ -55,7 +55,7 @@ class McpAsgi:
         try:
             body = await self._read_body(scope, receive) if method == "POST" else b""
         except _BodyTooLarge:
-            await _send(self._endpoint.oversized(), send)
+            await _send(self._endpoint.oversized(headers), send)
             return
         reply = await self._endpoint.handle(method, headers, body, headers.get("x-request-id"))
         await _send(reply, send)
@@ -63,7 +63,8 @@ class McpAsgi:
 
 async def _send(reply: HttpReply, send: Send) -> None:
     headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in reply.headers]
-    headers.append((b"content-length", str(len(reply.body)).encode()))
+    if reply.status != 204:  # a 204 (a preflight's answer) has no body and must not announce one
+        headers.append((b"content-length", str(len(reply.body)).encode()))
     await send({"type": "http.response.start", "status": reply.status, "headers": headers})
     await send({"type": "http.response.body", "body": reply.body})
 

@@ -130,9 +130,23 @@ class Settings(BaseSettings):
     @classmethod
     def _origins_are_origins(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         for origin in value:
-            parts = urlsplit(origin)
-            if origin == "*" or parts.scheme not in ("http", "https") or not parts.netloc or parts.path:
+            # `scheme://host:*` allows any port of that host, as 'name:*' does in ALLOWED_HOSTS; no other wildcard.
+            parts = urlsplit(origin.removesuffix(":*"))
+            try:
+                parts.port  # noqa: B018 - raises on a port that is not a number
+            except ValueError:
+                parts = urlsplit("")
+            bad = (
+                parts.scheme not in ("http", "https")
+                or not parts.hostname
+                or parts.path
+                or parts.query
+                or parts.fragment
+            )
+            if origin == "*" or bad or "@" in parts.netloc:
                 raise ValueError(f"each entry must be an origin such as 'https://app.example.com', got {origin!r}")
+            if "*" in parts.netloc:
+                raise ValueError(f"'*' may only stand for the port ('http://localhost:*'), got {origin!r}")
         return value
 
     @field_validator("allowed_hosts")

@@ -14,7 +14,7 @@ from widget_mcp.storage.documents import DocumentStore
 from widget_mcp.toolkit.runtime import ToolRuntime
 from widget_mcp.toolkit.tools import ToolBook
 from widget_mcp.transport.endpoint import McpEndpoint
-from widget_mcp.transport.guards import HostAllowlist
+from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -81,6 +81,7 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
         max_body_bytes=settings.max_body_bytes,
         max_json_depth=settings.max_json_depth,
         gate=sign_in.gate if sign_in else None,
+        cors=CorsPolicy(settings.cors_origins),
     )
     return Core(settings, obs, runtime, endpoint, store, sign_in)
 

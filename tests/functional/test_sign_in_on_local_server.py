@@ -174,3 +174,26 @@ async def test_a_forged_or_expired_token_is_refused_with_invalid_token(server: L
     assert answer.status_code == 401
     assert 'error="invalid_token"' in answer.headers["www-authenticate"]
     assert answer.json()["error"]["data"] == {"error": "invalid_token"}
+
+
+async def test_a_browser_host_on_a_loopback_origin_can_read_the_sign_in_challenge(server: LocalServer) -> None:
+    # `make dev` allows loopback origins on any port unless CORS_ORIGINS is set (MCP Inspector runs on :6274).
+    origin = {"origin": "http://localhost:6274"}
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "chess_list_games"}}
+    async with httpx.AsyncClient() as http:
+        preflight = await http.options(
+            f"{server.base}/mcp",
+            headers={
+                **origin,
+                "access-control-request-method": "POST",
+                "access-control-request-headers": "authorization",
+            },
+        )
+        answer = await http.post(f"{server.base}/mcp", json=body, headers={**origin, "accept": "application/json"})
+    assert preflight.status_code == 204
+    assert "authorization" in preflight.headers["access-control-allow-headers"]
+    assert answer.status_code == 401
+    assert answer.headers["access-control-allow-origin"] == "http://localhost:6274"
+    assert "www-authenticate" in answer.headers["access-control-expose-headers"]
+    assert answer.headers["www-authenticate"].startswith("Bearer resource_metadata=")
+    assert "CORS origins   http://127.0.0.1:*, http://localhost:*, http://[::1]:*" in "".join(server.output)

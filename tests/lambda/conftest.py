@@ -20,6 +20,7 @@ TABLE = "lambda-test-state"
 os.environ.update(
     {
         "ALLOWED_HOSTS": "abc123.execute-api.eu-west-1.amazonaws.com",
+        "CORS_ORIGINS": "https://host.example.com",
         "WIDGET_BASE_URL": "https://d111111abcdef8.cloudfront.net/widgets",
         "TABLE_NAME": TABLE,
         "POWERTOOLS_METRICS_NAMESPACE": "WidgetMcpTest",

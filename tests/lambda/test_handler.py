@@ -220,3 +220,24 @@ def test_each_tool_call_emits_emf_metrics_with_the_tool_as_dimension(
     assert {m["Name"] for m in directive["Metrics"]} == {"ToolInvocations", "ToolErrors", "ToolLatency"}
     assert emf["tool"] == "display_demo"
     assert (emf["ToolInvocations"], emf["ToolErrors"]) == ([1.0], [1.0])
+
+
+def test_a_listed_browser_origins_preflight_event_is_answered_by_the_function(handler: Handler) -> None:
+    # The stack routes OPTIONS /mcp to the function when it is given CORS origins (conftest: CORS_ORIGINS).
+    preflight = {"origin": "https://host.example.com", "access-control-request-method": "POST"}
+    response = handler(v2(method="OPTIONS", headers=preflight), Context())
+    assert (response["statusCode"], response["body"]) == (204, "")
+    assert response["headers"]["access-control-allow-origin"] == "https://host.example.com"
+    assert response["headers"]["access-control-allow-methods"] == "POST, OPTIONS"
+    assert "mcp-protocol-version" in response["headers"]["access-control-allow-headers"]
+    refused = handler(v2(method="OPTIONS", headers={**preflight, "origin": "https://evil.example.com"}), Context())
+    assert refused["statusCode"] == 403
+    assert "access-control-allow-origin" not in refused["headers"]
+
+
+def test_a_call_from_a_listed_browser_origin_is_answered_with_the_cors_headers(handler: Handler) -> None:
+    response = handler(v2(CALL, headers={"origin": "https://host.example.com"}), Context())
+    assert response["statusCode"] == 200
+    assert response["headers"]["access-control-allow-origin"] == "https://host.example.com"
+    assert response["headers"]["vary"] == "Origin"
+    assert "www-authenticate" in response["headers"]["access-control-expose-headers"]

@@ -64,3 +64,32 @@ def test_an_issuer_that_is_not_https_is_refused_except_on_loopback(monkeypatch: 
         load_settings()
     monkeypatch.setenv("OAUTH_ISSUER", "http://127.0.0.1:8000/issuer")
     assert load_settings().oauth_issuer == "http://127.0.0.1:8000/issuer"
+
+
+def test_no_browser_origin_may_call_cross_origin_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CORS_ORIGINS", raising=False)
+    assert Settings().cors_origins == ()
+
+
+def test_cors_origins_are_a_comma_separated_list_of_origins(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CORS_ORIGINS", "https://host.example.com/, http://localhost:*,http://[::1]:6274")
+    assert load_settings().cors_origins == ("https://host.example.com", "http://localhost:*", "http://[::1]:6274")
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("*", "must be an origin"),
+        ("https://host.example.com/app", "must be an origin"),
+        ("host.example.com", "must be an origin"),
+        ("https://host.example.com:http", "must be an origin"),
+        ("https://*.example.com", r"'\*' may only stand for the port"),
+        ("https://host.example.com:8*", r"must be an origin"),
+    ],
+)
+def test_a_cors_origin_with_a_path_or_a_wildcard_other_than_the_port_is_refused(
+    monkeypatch: pytest.MonkeyPatch, value: str, message: str
+) -> None:
+    monkeypatch.setenv("CORS_ORIGINS", value)
+    with pytest.raises(SettingsError, match=f"CORS_ORIGINS: .*{message}"):
+        load_settings()

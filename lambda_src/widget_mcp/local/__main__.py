@@ -21,6 +21,10 @@ from widget_mcp.wiring import build_core
 
 # Requests still running at Ctrl-C get this long to finish.
 SHUTDOWN_GRACE_SECONDS = 2
+# Browser origins allowed to call /mcp unless CORS_ORIGINS is set: any port on loopback, so that web-based hosts
+# served from this machine (MCP Inspector on :6274, the ext-apps basic-host, a Vite dev server on :5173, …) work.
+# The playground itself is same-origin and needs none of it.
+LOCAL_CORS_ORIGINS = "http://127.0.0.1:*,http://localhost:*,http://[::1]:*"
 
 
 class LocalServer(uvicorn.Server):
@@ -73,6 +77,7 @@ def main() -> int:
     os.environ.setdefault("WIDGET_BASE_URL", f"{base}/widgets")
     os.environ.setdefault("WIDGET_MANIFEST", str(WIDGET_DIST / "manifest.json"))
     os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
+    os.environ.setdefault("CORS_ORIGINS", LOCAL_CORS_ORIGINS)
     issuer = _local_issuer(base)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # moto's per-request access log
     try:
@@ -95,6 +100,7 @@ def main() -> int:
             f"  widgets        {base}/widgets/manifest.json\n"
             f"  playground     {base}/playground\n"
             f"  events (SSE)   {base}/events\n"
+            f"  CORS origins   {', '.join(settings.cors_origins) or 'none'}\n"
             f"  AWS (moto)     {aws.endpoint_url}  table {settings.table_name}\n"
             + _sign_in_lines(settings.auth_mode, settings.oauth_issuer, issuer)
             + "Press Ctrl-C to stop."

@@ -31,10 +31,10 @@ class LocalServer:
 def local_server(
     table: str, *, timeout: float = 30.0, settings: Mapping[str, str] | None = None
 ) -> Iterator[LocalServer]:
-    """Run local mode with a clean environment (no inherited AWS_*, ALLOWED_HOSTS, WIDGET_*, AUTH_MODE or
-    OAUTH_* settings), plus `settings`."""
+    """Run local mode with a clean environment (no inherited AWS_*, ALLOWED_HOSTS, CORS_ORIGINS, WIDGET_*,
+    AUTH_MODE or OAUTH_* settings), plus `settings`."""
     port = free_port()
-    inherited = ("AWS_", "ALLOWED_HOSTS", "WIDGET_", "AUTH_MODE", "OAUTH_")
+    inherited = ("AWS_", "ALLOWED_HOSTS", "CORS_ORIGINS", "WIDGET_", "AUTH_MODE", "OAUTH_")
     env = {k: v for k, v in os.environ.items() if not k.startswith(inherited)}
     env.update(settings or {})
     env.update({"PORT": str(port), "PYTHONPATH": str(ROOT / "lambda_src"), "TABLE_NAME": table})

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeGuard
 
 import anyio.to_thread
@@ -43,6 +43,7 @@ from pydantic import ValidationError
 from widget_mcp.auth.gate import Refused, SignInGate
 from widget_mcp.transport.dispatch_context import SingleExchangeContext
 from widget_mcp.transport.guards import (
+    CorsPolicy,
     HostAllowlist,
     accepts_json,
     decode_json,
@@ -85,6 +86,10 @@ def _transport_error(status: int, code: int, message: str, *extra: tuple[str, st
     return HttpReply(status, _error_body(None, code, message), JSON_HEADERS + extra)
 
 
+def _not_allowed() -> HttpReply:
+    return _transport_error(405, INVALID_REQUEST, "Method not allowed: POST a JSON-RPC message", ("allow", "POST"))
+
+
 def _challenge(rid: Any, refused: Refused) -> HttpReply:
     if refused.in_band:
         result = {**refused.tool_result(), "resultType": "complete"}
@@ -108,33 +113,56 @@ class McpEndpoint:
         max_body_bytes: int,
         max_json_depth: int,
         gate: SignInGate | None = None,
+        cors: CorsPolicy | None = None,
     ) -> None:
         self._server = server
         self._gate = gate
         self._hosts = allowed_hosts
+        self._cors = cors or CorsPolicy()
         self._max_body = max_body_bytes
         self._max_depth = max_json_depth
         # The server's lifespan is never entered: nothing here outlives a request.
         self._lifespan_state: dict[str, Any] = {}
 
-    def oversized(self) -> HttpReply:
+    def oversized(self, headers: Mapping[str, str]) -> HttpReply:
+        """The 413 for a body over the limit, for adapters that refuse it before reading it all."""
+        return self._for_browser(self._too_large(), headers)
+
+    def _too_large(self) -> HttpReply:
         return _transport_error(413, INVALID_REQUEST, f"Request body exceeds {self._max_body} bytes")
 
     async def handle(
         self, method: str, headers: Mapping[str, str], body: bytes, request_id: str | None = None
     ) -> HttpReply:
         """`headers` must have lower-case names."""
-        if method != "POST":
-            return _transport_error(
-                405, INVALID_REQUEST, "Method not allowed: POST a JSON-RPC message", ("allow", "POST")
-            )
+        return self._for_browser(await self._handle(method, headers, body, request_id), headers)
+
+    def _for_browser(self, reply: HttpReply, headers: Mapping[str, str]) -> HttpReply:
+        """Every reply to a listed browser origin, errors included, is readable by the page that asked."""
+        origin = headers.get("origin")
+        if origin is None or not self._cors.lists(origin):
+            return reply
+        return replace(reply, headers=reply.headers + CorsPolicy.reply_headers(origin))
+
+    async def _handle(self, method: str, headers: Mapping[str, str], body: bytes, request_id: str | None) -> HttpReply:
+        if method not in ("POST", "OPTIONS"):
+            return _not_allowed()
         if not self._hosts.allows(headers.get("host")):
             return _transport_error(421, INVALID_REQUEST, "Invalid Host header")
         origin = headers.get("origin")
-        if origin and not self._hosts.allows_origin(origin):
+        listed = self._cors.lists(origin)
+        # A listed browser origin (CORS_ORIGINS) or the endpoint's own (same-origin: it matches the Host allowlist).
+        if origin and not listed and not self._hosts.allows_origin(origin):
             return _transport_error(403, INVALID_REQUEST, "Origin not allowed")
+        if method == "OPTIONS":
+            if not origin or "access-control-request-method" not in headers:
+                return _not_allowed()  # not a CORS preflight
+            if not listed:
+                # Same-origin pages never preflight; any other origin must be listed to call cross-origin.
+                return _transport_error(403, INVALID_REQUEST, "Origin not allowed")
+            return HttpReply(204, b"", CorsPolicy.PREFLIGHT_HEADERS)  # `handle` adds the origin
         if len(body) > self._max_body:
-            return self.oversized()
+            return self._too_large()
         if media_type(headers, "content-type") != "application/json":
             return _transport_error(415, INVALID_REQUEST, "Content-Type must be application/json")
         if not accepts_json(headers):

@@ -1,4 +1,4 @@
-"""Request checks that run before any JSON-RPC parsing: Host/Origin allowlist, media types, strict JSON, depth."""
+"""Request checks that run before any JSON-RPC parsing: Host/Origin allowlist, CORS, media types, strict JSON, depth."""
 
 from __future__ import annotations
 
@@ -41,6 +41,93 @@ class HostAllowlist:
     def allows_origin(self, origin: str) -> bool:
         parts = urlsplit(origin)
         return parts.scheme in ("http", "https") and self.allows(parts.netloc)
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+ANY_PORT = -1
+
+
+def origin_key(origin: str) -> tuple[str, str, int] | None:
+    """`(scheme, host, port)` of a serialized http(s) origin, the default port filled in; None for anything else.
+
+    `null`, paths, credentials and bad ports are not origins. A trailing `:*` yields the port `ANY_PORT`.
+    """
+    text = origin.strip()
+    any_port = text.endswith(":*")
+    try:
+        parts = urlsplit(text.removesuffix(":*") if any_port else text)
+        port = parts.port
+    except ValueError:
+        return None
+    if (
+        parts.scheme not in _DEFAULT_PORTS
+        or not parts.hostname
+        or "*" in parts.netloc
+        or parts.path
+        or parts.query
+        or parts.fragment
+        or "@" in parts.netloc
+        or (any_port and port is not None)
+    ):
+        return None
+    return parts.scheme, parts.hostname, ANY_PORT if any_port else (port or _DEFAULT_PORTS[parts.scheme])
+
+
+# What a browser may send to /mcp cross-origin (MCP's Streamable HTTP headers, both eras, and a bearer token),
+# and what it may read back (the protocol headers and the OAuth challenge).
+CORS_ALLOW_METHODS = "POST, OPTIONS"
+CORS_ALLOW_HEADERS = (
+    "accept, authorization, content-type, last-event-id, mcp-method, mcp-name, mcp-protocol-version, mcp-session-id"
+)
+CORS_EXPOSE_HEADERS = "mcp-protocol-version, mcp-session-id, www-authenticate"
+# Chromium caps a cached preflight at two hours (Firefox at a day): longer buys nothing.
+CORS_MAX_AGE_SECONDS = 7200
+
+
+class CorsPolicy:
+    """The browser origins (CORS_ORIGINS) allowed to call `/mcp` cross-origin, and the headers they get.
+
+    Entries are exact origins (`https://app.example.com`; the default port may be left out) or `scheme://host:*`
+    for any port of one host. Origins are compared as (scheme, host, port), so case and an explicit default port
+    do not matter. Never `*`: the allowed origin is echoed back, with `Vary: Origin`.
+    """
+
+    def __init__(self, origins: Iterable[str] = ()) -> None:
+        self._exact: set[tuple[str, str, int]] = set()
+        self._any_port: set[tuple[str, str]] = set()
+        for origin in origins:
+            key = origin_key(origin)
+            if key is None:
+                raise ValueError(f"not an origin: {origin!r}")
+            scheme, host, port = key
+            if port == ANY_PORT:
+                self._any_port.add((scheme, host))
+            else:
+                self._exact.add(key)
+
+    def lists(self, origin: str | None) -> bool:
+        """Whether a request's `Origin` header names a listed origin."""
+        if not origin or origin.strip().endswith(":*"):
+            return False
+        key = origin_key(origin)
+        return key is not None and (key in self._exact or key[:2] in self._any_port)
+
+    # The answer to a listed origin's preflight (`OPTIONS` with `Access-Control-Request-Method`), besides the
+    # `reply_headers` every reply to that origin gets.
+    PREFLIGHT_HEADERS: tuple[tuple[str, str], ...] = (
+        ("access-control-allow-methods", CORS_ALLOW_METHODS),
+        ("access-control-allow-headers", CORS_ALLOW_HEADERS),
+        ("access-control-max-age", str(CORS_MAX_AGE_SECONDS)),
+    )
+
+    @staticmethod
+    def reply_headers(origin: str) -> tuple[tuple[str, str], ...]:
+        """Added to every reply to a listed origin (errors and preflights included) so its page may read it."""
+        return (
+            ("access-control-allow-origin", origin),
+            ("access-control-expose-headers", CORS_EXPOSE_HEADERS),
+            ("vary", "Origin"),
+        )
 
 
 def media_type(headers: Mapping[str, str], name: str) -> str:
