@@ -55,6 +55,8 @@ class StackConfig:
     sign_in_domain_prefix: str | None = None
     # Where Cognito may send users back after sign-in, besides ChatGPT's redirect.
     sign_in_callback_urls: tuple[str, ...] = ()
+    # Browser origins of web-based MCP hosts allowed to call /mcp cross-origin (the function's CORS_ORIGINS).
+    cors_origins: tuple[str, ...] = ()
 
     @property
     def removal_policy(self) -> cdk.RemovalPolicy:
@@ -96,6 +98,7 @@ class StackConfig:
             sign_in=_flag(get("signIn"), default=False, key="signIn"),
             sign_in_domain_prefix=_prefix(get("signInDomainPrefix")),
             sign_in_callback_urls=_urls(get("signInCallbackUrls"), key="signInCallbackUrls"),
+            cors_origins=_origins(get("corsOrigins")),
         )
 
 
@@ -130,6 +133,23 @@ def _urls(value: object, *, key: str) -> tuple[str, ...]:
         if not (url.startswith("https://") or url.startswith(("http://localhost", "http://127.0.0.1"))):
             raise ConfigError(f"{key} must list https URLs (http only for localhost), got {url!r}")
     return urls
+
+
+def _origins(value: object) -> tuple[str, ...]:
+    """`corsOrigins`: https origins, or http on loopback (a host under development); `:*` for any port."""
+    if value is None:
+        return ()
+    items = value if isinstance(value, list) else str(value).split(",")
+    origins = tuple(str(o).strip().rstrip("/") for o in items if str(o).strip())
+    loopback = re.compile(r"http://(localhost|127\.0\.0\.1|\[::1\])(:(\d{1,5}|\*))?")
+    exact = re.compile(r"https://[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:(\d{1,5}|\*))?", re.IGNORECASE)
+    for origin in origins:
+        if not (exact.fullmatch(origin) or loopback.fullmatch(origin)):
+            raise ConfigError(
+                "corsOrigins must list origins such as https://host.example.com (http only for localhost; "
+                f"no path, ':*' for any port), got {origin!r}"
+            )
+    return origins
 
 
 def _count(value: object, *, key: str) -> int | None:

@@ -92,6 +92,7 @@ class McpApi(Construct):
         throttle: tuple[int, int] = (50, 100),
         reserved_concurrency: int | None = None,
         sign_in: SignIn | None = None,
+        cors_origins: tuple[str, ...] = (),
     ) -> None:
         super().__init__(scope, construct_id)
         stack = cdk.Stack.of(self)
@@ -129,6 +130,8 @@ class McpApi(Construct):
             env["WIDGET_MANIFEST"] = f"/var/task/{MANIFEST_NAME}"  # packaged beside the code by the asset build
         if widget_domain:
             env["WIDGET_DOMAIN"] = widget_domain
+        if cors_origins:
+            env["CORS_ORIGINS"] = ",".join(cors_origins)
         if sign_in is not None:
             sign_in.protect(self.mcp_url)
             env.update(self._sign_in_env(sign_in, base))
@@ -165,6 +168,7 @@ class McpApi(Construct):
             ),
         )
         self.sign_in = sign_in
+        self.cors_origins = cors_origins
         self.alias = lambda_.Alias(self, "Live", alias_name="live", version=self.function.current_version)
         self._routes(apigw_integration=integrations.HttpLambdaIntegration("Mcp", self.alias))
         self._stage(retention, removal_policy, domain, throttle)
@@ -173,6 +177,10 @@ class McpApi(Construct):
         self.routes: list[apigw.HttpRoute] = []
         # GET/DELETE reach the function so clients get its 405 with Allow: POST, as the MCP contract says.
         mcp = [apigw.HttpMethod.POST, apigw.HttpMethod.GET, apigw.HttpMethod.DELETE]
+        if self.cors_origins:
+            # Browser hosts' preflights go to the function, which answers the listed origins only. API Gateway's
+            # own CORS would answer every preflight itself, before the function can check the origin.
+            mcp.append(apigw.HttpMethod.OPTIONS)
         self.routes += self.api.add_routes(path="/mcp", methods=mcp, integration=apigw_integration)
         self.routes += self.api.add_routes(
             path="/healthz", methods=[apigw.HttpMethod.GET], integration=apigw_integration
@@ -244,6 +252,8 @@ class McpApi(Construct):
         cfn = stage.node.default_child
         assert isinstance(cfn, apigw.CfnStage)
         limits = {"POST /mcp": throttle, **SIDE_ROUTE_THROTTLE}
+        if self.cors_origins:
+            limits["OPTIONS /mcp"] = throttle  # a browser host preflights before its calls (then caches it 2 h)
         if self.sign_in is not None:
             limits["POST /oauth/register"] = SIDE_ROUTE_THROTTLE["GET /healthz"]
         cfn.route_settings = {

@@ -61,6 +61,7 @@ class WidgetMcpStack(cdk.Stack):
             throttle=config.api_throttle,
             reserved_concurrency=config.reserved_concurrency,
             sign_in=sign_in,
+            cors_origins=config.cors_origins,
         )
         cdk.CfnOutput(self, "McpUrl", value=api.mcp_url, description="paste into ChatGPT: Settings → Apps")
         cdk.CfnOutput(self, "WidgetBaseUrl", value=cdn.base_url, description="origin and path of the bundles")

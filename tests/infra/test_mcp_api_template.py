@@ -154,6 +154,7 @@ def _api_from_context(make_stack: Callable[..., cdk.Stack], **context: object) -
         log_retention=config.log_retention,
         throttle=config.api_throttle,
         reserved_concurrency=config.reserved_concurrency,
+        cors_origins=config.cors_origins,
     )
     return Template.from_stack(stack)
 
@@ -187,3 +188,42 @@ def test_a_limit_that_is_not_a_positive_whole_number_is_refused_naming_its_key(
 ) -> None:
     with pytest.raises(ConfigError, match=f"^{key} must be a whole number of at least 1, got "):
         StackConfig.from_context(bare_stack(**{key: value}).node)
+
+
+def test_cors_origins_from_the_context_reach_the_function_and_route_preflights_to_it(
+    bare_stack: Callable[..., cdk.Stack],
+) -> None:
+    template = _api_from_context(bare_stack, corsOrigins="https://host.example.com, http://localhost:6274/")
+    (fn,) = template.find_resources("AWS::Lambda::Function").values()
+    assert fn["Properties"]["Environment"]["Variables"]["CORS_ORIGINS"] == (
+        "https://host.example.com,http://localhost:6274"
+    )
+    routes = template.find_resources("AWS::ApiGatewayV2::Route").values()
+    assert "OPTIONS /mcp" in {r["Properties"]["RouteKey"] for r in routes}
+    (stage,) = template.find_resources("AWS::ApiGatewayV2::Stage").values()
+    assert stage["Properties"]["RouteSettings"]["OPTIONS /mcp"] == {
+        "ThrottlingRateLimit": 50,
+        "ThrottlingBurstLimit": 100,
+    }
+    # The function answers preflights for the listed origins only: API Gateway's own CORS stays off.
+    (api,) = template.find_resources("AWS::ApiGatewayV2::Api").values()
+    assert "CorsConfiguration" not in api["Properties"]
+
+
+def test_without_cors_origins_there_is_no_preflight_route_and_no_setting(bare_stack: Callable[..., cdk.Stack]) -> None:
+    template = _api_from_context(bare_stack)
+    (fn,) = template.find_resources("AWS::Lambda::Function").values()
+    assert "CORS_ORIGINS" not in fn["Properties"]["Environment"]["Variables"]
+    routes = template.find_resources("AWS::ApiGatewayV2::Route").values()
+    assert "OPTIONS /mcp" not in {r["Properties"]["RouteKey"] for r in routes}
+
+
+@pytest.mark.parametrize(
+    "origins",
+    ["*", "https://host.example.com/app", "http://host.example.com", "https://*.example.com", "host.example.com"],
+)
+def test_a_cors_origin_that_is_not_an_https_origin_is_refused(
+    bare_stack: Callable[..., cdk.Stack], origins: str
+) -> None:
+    with pytest.raises(ConfigError, match=r"^corsOrigins must list origins such as https://host\.example\.com"):
+        StackConfig.from_context(bare_stack(corsOrigins=origins).node)
