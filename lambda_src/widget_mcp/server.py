@@ -25,6 +25,7 @@ from widget_mcp.toolkit.runtime import CallObserver, TemplateSettings, ToolRunti
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook
 from widget_mcp.toolkit.widgets import APP_MIME_TYPE
 from widget_mcp.transport.endpoint import RequestInfo
+from widget_mcp.wire_extras import WireExtras
 
 RESOURCE_NOT_FOUND = -32002
 # The 2026-07-28 protocol requires `resultType` on results; earlier versions' serializers drop it.
@@ -87,6 +88,12 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
     async def list_resources(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> dict[str, Any]:
         return {"resultType": COMPLETE, "resources": runtime.resource_list}
 
+    async def list_resource_templates(
+        ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
+    ) -> dict[str, Any]:
+        # Every template has a fixed URI (listed by resources/list); MCP Apps hosts still ask for this list.
+        return {"resultType": COMPLETE, "resourceTemplates": []}
+
     async def read_resource(ctx: ServerRequestContext[Any], params: ReadResourceRequestParams) -> dict[str, Any]:
         template = runtime.templates.get(str(params.uri))
         if template is None:
@@ -106,7 +113,11 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
         on_list_tools=list_tools,  # type: ignore[arg-type]
         on_call_tool=call_tool,  # type: ignore[arg-type]
         on_list_resources=list_resources,  # type: ignore[arg-type]
+        on_list_resource_templates=list_resource_templates,  # type: ignore[arg-type]
         on_read_resource=read_resource,  # type: ignore[arg-type]
     )
     server.extensions[APPS_EXTENSION] = {"mimeTypes": [APP_MIME_TYPE]}
+    # What the SDK's per-era models drop: the extensions in a 2025-11-25 `initialize`, and the tools'
+    # top-level `securitySchemes` (wire_extras.py).
+    server.middleware.append(WireExtras(runtime.tool_list, server.extensions))
     return server

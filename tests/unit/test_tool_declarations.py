@@ -113,6 +113,7 @@ def test_a_widget_tool_describes_itself_in_both_dialects() -> None:
             "openWorldHint": False,
             "idempotentHint": True,
         },
+        "securitySchemes": [{"type": "noauth"}],
         "_meta": {
             "openai/toolInvocation/invoking": "Doing…",
             "openai/toolInvocation/invoked": "Done",
@@ -148,9 +149,10 @@ def test_two_apps_cannot_declare_the_same_tool_name() -> None:
 def test_with_sign_in_on_a_tool_that_needs_it_asks_for_oauth2_with_its_prefixed_scopes() -> None:
     spec = declare(sign_in=("chess",))
     described = spec.describe(None, SignInDeclaration(scope_prefix="widget-mcp/"))
-    assert described["_meta"]["securitySchemes"] == [{"type": "oauth2", "scopes": ["widget-mcp/chess"]}]
+    assert described["securitySchemes"] == [{"type": "oauth2", "scopes": ["widget-mcp/chess"]}]
+    assert described["_meta"]["securitySchemes"] == described["securitySchemes"]
 
 
 def test_a_public_tool_or_any_tool_with_sign_in_off_needs_no_auth() -> None:
-    assert declare().describe(None, SignInDeclaration())["_meta"]["securitySchemes"] == [{"type": "noauth"}]
-    assert declare(sign_in=("chess",)).describe(None)["_meta"]["securitySchemes"] == [{"type": "noauth"}]
+    for described in (declare().describe(None, SignInDeclaration()), declare(sign_in=("chess",)).describe(None)):
+        assert described["securitySchemes"] == described["_meta"]["securitySchemes"] == [{"type": "noauth"}]

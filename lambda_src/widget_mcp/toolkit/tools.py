@@ -85,14 +85,14 @@ class ToolSpec:
         else:
             ui_visibility = ["model"]
         ui: dict[str, Any] = {"visibility": ui_visibility}
+        schemes = self.security_schemes(auth)
         meta: dict[str, Any] = {
             "openai/toolInvocation/invoking": self.invoking,
             "openai/toolInvocation/invoked": self.invoked,
             "openai/widgetAccessible": self.widget_accessible,
             "openai/visibility": self.visibility,
-            # In `_meta`, where ChatGPT reads them when a server's SDK has no top-level field for them (ours:
-            # the SDK's Tool model drops unknown fields).
-            "securitySchemes": self.security_schemes(auth),
+            # The back-compat mirror of the top-level field (OpenAI Apps SDK reference).
+            "securitySchemes": schemes,
         }
         if template_uri is not None:
             ui["resourceUri"] = template_uri
@@ -113,6 +113,8 @@ class ToolSpec:
             "inputSchema": self.input_model.model_json_schema(),
             "outputSchema": self.output_model.model_json_schema(),
             "annotations": annotations,
+            # Outside the MCP schema, so the SDK's serializer drops it; WireExtras (wire_extras.py) puts it back.
+            "securitySchemes": schemes,
             "_meta": meta,
         }
 
