@@ -51,6 +51,18 @@ $(WIDGET_STAMP): $(WIDGET_DEPS) $(WIDGET_SOURCES)
 
 widgets: $(WIDGET_STAMP)
 
+# The test-only MCP Apps reference host on ext-apps' AppBridge (tests/browser/ext_apps_host), type-checked and built
+# with the widgets' locked node_modules into its own dist/ (never widget_bundles/dist, which ships), when stale.
+EXT_APPS_HOST := tests/browser/ext_apps_host
+EXT_APPS_HOST_STAMP := $(EXT_APPS_HOST)/dist/.build-stamp
+EXT_APPS_HOST_SOURCES := $(shell find $(EXT_APPS_HOST) -path $(EXT_APPS_HOST)/dist -prune -o -type f -print 2>/dev/null) \
+	$(WIDGETS)/vite.ext-apps-host.config.ts
+
+$(EXT_APPS_HOST_STAMP): $(WIDGET_DEPS) $(EXT_APPS_HOST_SOURCES)
+	cd $(WIDGETS) && node_modules/.bin/tsc --noEmit -p ../$(EXT_APPS_HOST)/tsconfig.json \
+		&& node_modules/.bin/vite build --config vite.ext-apps-host.config.ts
+	@touch $@
+
 dev: $(VENV)/.synced $(WIDGET_STAMP)
 	$(PY) -m widget_mcp.local
 
@@ -61,7 +73,7 @@ lint: $(VENV)/.synced
 typecheck: $(VENV)/.synced
 	$(VENV)/bin/mypy
 
-test: lint typecheck $(WIDGET_STAMP)
+test: lint typecheck $(WIDGET_STAMP) $(EXT_APPS_HOST_STAMP)
 	$(PY) -m pytest
 
 bench: $(VENV)/.synced $(WIDGET_STAMP)
