@@ -1,0 +1,161 @@
+"""Our widgets in a host built only on the official host side of @modelcontextprotocol/ext-apps (`AppBridge`), as
+Claude, VS Code and the ext-apps reference host run them: the host calls the tool over HTTP from its own origin,
+renders the template through a sandbox proxy on a second origin under the resource's CSP, and forwards the view's
+requests unchanged, so nothing anywhere carries a user identity. Every flow runs in both protocol eras, and every
+test ends with no uncaught error in any frame and no CSP violation (the `page` fixture watches the host page and
+the proxy; the proxy itself watches the view frame it writes)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from browser_support import CspWatch
+from ext_apps_host_support import (
+    ERAS,
+    ExtAppsHost,
+    assert_view_ran_clean,
+    ext_apps_host,
+    host_record,
+    open_in_host,
+    proxy_frame,
+    view_report,
+    wait_for_messages,
+)
+from playwright.sync_api import FrameLocator, Page, expect
+
+SMALL_FORM = {
+    "type": "object",
+    "required": ["name", "guests"],
+    "properties": {
+        "name": {"type": "string", "title": "Name"},
+        "guests": {"type": "integer", "title": "Guests", "minimum": 1},
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def host() -> Iterator[ExtAppsHost]:
+    with ext_apps_host("ext-apps-host-state") as running:
+        yield running
+
+
+def status(view: FrameLocator) -> str:
+    return view.locator('[data-testid="chess-status"]').inner_text()
+
+
+def play(view: FrameLocator, origin: str, target: str, ply_after: int) -> None:
+    view.locator(f'[data-square="{origin}"]').click()
+    view.locator(f'[data-square="{target}"]').click()
+    expect(view.locator(".wm-chess")).to_have_attribute("data-ply", str(ply_after), timeout=15_000)
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_a_chess_game_against_the_engine_is_played_by_clicking_with_no_identity(
+    page: Page, host: ExtAppsHost, era: str
+) -> None:
+    view = open_in_host(page, host, "chess_new_game", {"opponent": "engine"}, era)
+    board = view.locator(".wm-chess")
+    expect(board).to_have_attribute("data-ply", "0")
+    expect(view.locator('[data-testid="chess-status"]')).to_have_text("White to move")
+
+    play(view, "e2", "e4", ply_after=2)  # our move and the engine's reply, through AppBridge's tools/call
+    expect(view.locator('[data-square="e4"]')).to_have_attribute("data-piece", "wP")
+    expect(view.locator(".sq.last[data-piece^='b']")).to_have_count(1)  # the engine's piece, on its new square
+    expect(view.locator('[data-testid="chess-status"]')).to_have_text(re.compile(r"^White to move"))
+
+    play(view, "g1", "f3", ply_after=4)  # legal whatever the engine answered to 1.e4
+    expect(view.locator('[data-square="f3"]')).to_have_attribute("data-piece", "wN")
+    expect(view.locator('[data-square="g1"]')).not_to_have_attribute("data-piece", re.compile(".*"))
+    expect(view.locator(".sq.last[data-piece^='b']")).to_have_count(1)
+    expect(view.locator('[data-testid="chess-status"]')).to_have_text(re.compile(r"^White to move"))
+    expect(view.locator('[data-testid="move-list"] .san')).to_have_count(4)
+
+    # The game the host started without identity is the one another identity-less caller reaches by its id.
+    game_id = board.get_attribute("data-game-id")
+    assert game_id
+    shown = host.call_tool(era, "chess_show_game", {"gameId": game_id})
+    assert (shown["gameId"], shown["ply"], shown["status"]) == (game_id, 4, "active")
+    assert shown["lastMove"]["san"] == view.locator('[data-testid="move-list"] .san').nth(3).inner_text()
+    assert_view_ran_clean(page)
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_a_form_is_filled_and_sent_and_its_answer_reaches_the_host_and_the_server_with_no_identity(
+    page: Page, host: ExtAppsHost, era: str
+) -> None:
+    question = {"question": SMALL_FORM, "title": "Dinner booking", "description": "Who is coming?"}
+    view = open_in_host(page, host, "ask_question", question, era)
+    form = view.locator(".wm-form")
+    expect(form).to_have_attribute("data-state", "ready")
+    expect(view.locator('[data-testid="form-title"]')).to_have_text("Dinner booking")
+    form_id = form.get_attribute("data-form-id")
+    assert form_id
+    assert host.call_tool(era, "get_form_response", {"formId": form_id})["type"] == "dgui_pending"
+
+    view.locator("#root_name").fill("Ada Lovelace")
+    view.locator("#root_guests").fill("3")
+    view.locator("button[type=submit]").click()
+
+    expect(view.locator('[data-testid="form-sent"]')).to_be_visible()
+    expect(form).to_have_attribute("data-state", "sent")
+    [message] = wait_for_messages(page, 1)  # ui/message, received by AppBridge's onmessage
+    assert message["role"] == "user"
+    text = " ".join(block["text"] for block in message["content"] if block["type"] == "text")
+    assert form_id in text
+    assert "Ada Lovelace" in text
+    assert "3" in text
+
+    answer = host.call_tool(era, "get_form_response", {"formId": form_id})
+    assert answer["type"] == "dgui_response"
+    assert answer["formId"] == form_id
+    assert answer["data"] == {"name": "Ada Lovelace", "guests": 3}
+    assert_view_ran_clean(page)
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_display_demo_renders_its_widgets(page: Page, host: ExtAppsHost, era: str) -> None:
+    view = open_in_host(page, host, "display_demo", {"message": "three little words"}, era)
+    boxes = view.locator("[data-widget]")
+    expect(boxes).to_have_count(2)
+    expect(boxes.nth(0)).to_have_attribute("data-widget", "text")
+    expect(boxes.nth(0)).to_have_text("three little words")
+    expect(boxes.nth(1)).to_have_attribute("data-widget", "table")
+    expect(boxes.nth(1).locator("tr").nth(1)).to_have_text("words3")
+    expect(view.locator("[data-fallback]")).to_have_count(0)
+    assert host_record(page)["toolResult"]["structuredContent"] == {
+        "message": "three little words",
+        "length": 18,
+        "words": 3,
+    }
+    assert_view_ran_clean(page)
+
+
+def test_the_view_runs_under_the_resources_csp_and_a_violation_in_it_is_seen(
+    page: Page, host: ExtAppsHost, csp_watch: CspWatch
+) -> None:
+    """The watch is real: the header the proxy is served with is built from `_meta.ui.csp` (nothing by default, no
+    'unsafe-eval', no 'unsafe-inline'), the view frame inherits it, and an eval there is refused and recorded.
+    (Playwright's own evaluate is exempt from CSP, so the eval is a string handed to setTimeout.)"""
+    view = open_in_host(page, host, "display_demo", {"message": "csp"}, "legacy")
+    expect(view.locator("[data-widget]")).to_have_count(2)
+    proxy = proxy_frame(page)
+    policy = httpx.get(proxy.url, timeout=10).headers["content-security-policy"]  # the header it was served with
+    widgets_origin = host.mcp_url.removesuffix("/mcp")
+    assert policy.startswith("default-src 'none'; ")
+    assert f"script-src 'self' {widgets_origin};" in policy
+    assert "unsafe-eval" not in policy
+    assert "unsafe-inline" not in policy
+    assert_view_ran_clean(page)
+
+    # A string evaluated as code in the view (an eval: what zod's probe did) is refused, and reported.
+    [inner] = [f for f in page.frames if f.parent_frame == proxy]
+    inner.evaluate("() => setTimeout('window.evaluatedFromString = true', 0)")
+    proxy.wait_for_function("() => window.viewReport.violations.length > 0")
+    violations = view_report(page)["violations"]
+    assert [(v["frame"], v["directive"], v["blocked"]) for v in violations] == [("view", "script-src", "eval")]
+    assert inner.evaluate("() => window.evaluatedFromString") is None
+    csp_watch.violations(page)  # let the shared watch collect this provoked violation too, then forget it
+    csp_watch.clear()
