@@ -12,7 +12,6 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from browser_support import CspWatch
 from ext_apps_host_support import (
     ERAS,
     ExtAppsHost,
@@ -24,7 +23,7 @@ from ext_apps_host_support import (
     view_report,
     wait_for_messages,
 )
-from playwright.sync_api import FrameLocator, Page, expect
+from playwright.sync_api import Browser, FrameLocator, Page, expect
 
 SMALL_FORM = {
     "type": "object",
@@ -134,28 +133,35 @@ def test_display_demo_renders_its_widgets(page: Page, host: ExtAppsHost, era: st
 
 
 def test_the_view_runs_under_the_resources_csp_and_a_violation_in_it_is_seen(
-    page: Page, host: ExtAppsHost, csp_watch: CspWatch
+    browser: Browser, host: ExtAppsHost
 ) -> None:
     """The watch is real: the header the proxy is served with is built from `_meta.ui.csp` (nothing by default, no
     'unsafe-eval', no 'unsafe-inline'), the view frame inherits it, and an eval there is refused and recorded.
-    (Playwright's own evaluate is exempt from CSP, so the eval is a string handed to setTimeout.)"""
-    view = open_in_host(page, host, "display_demo", {"message": "csp"}, "legacy")
-    expect(view.locator("[data-widget]")).to_have_count(2)
-    proxy = proxy_frame(page)
-    policy = httpx.get(proxy.url, timeout=10).headers["content-security-policy"]  # the header it was served with
-    widgets_origin = host.mcp_url.removesuffix("/mcp")
-    assert policy.startswith("default-src 'none'; ")
-    assert f"script-src 'self' {widgets_origin};" in policy
-    assert "unsafe-eval" not in policy
-    assert "unsafe-inline" not in policy
-    assert_view_ran_clean(page)
+    (Playwright's own evaluate is exempt from CSP, so the eval is a string handed to setTimeout.) Its own page,
+    since the violation it provokes is one the `page` fixture would fail on."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        view = open_in_host(page, host, "display_demo", {"message": "csp"}, "legacy")
+        expect(view.locator("[data-widget]")).to_have_count(2)
+        proxy = proxy_frame(page)
+        policy = httpx.get(proxy.url, timeout=10).headers["content-security-policy"]  # as the proxy was served
+        widgets_origin = host.mcp_url.removesuffix("/mcp")
+        assert policy.startswith("default-src 'none'; ")
+        assert f"script-src 'self' {widgets_origin};" in policy
+        assert "unsafe-eval" not in policy
+        assert "unsafe-inline" not in policy
+        assert_view_ran_clean(page)
 
-    # A string evaluated as code in the view (an eval: what zod's probe did) is refused, and reported.
-    [inner] = [f for f in page.frames if f.parent_frame == proxy]
-    inner.evaluate("() => setTimeout('window.evaluatedFromString = true', 0)")
-    proxy.wait_for_function("() => window.viewReport.violations.length > 0")
-    violations = view_report(page)["violations"]
-    assert [(v["frame"], v["directive"], v["blocked"]) for v in violations] == [("view", "script-src", "eval")]
-    assert inner.evaluate("() => window.evaluatedFromString") is None
-    csp_watch.violations(page)  # let the shared watch collect this provoked violation too, then forget it
-    csp_watch.clear()
+        # A string evaluated as code in the view (an eval: what zod's probe did) is refused, and reported.
+        [inner] = [f for f in page.frames if f.parent_frame == proxy]
+        inner.evaluate("() => setTimeout('window.evaluatedFromString = true', 0)")
+        proxy.wait_for_function("() => window.viewReport.violations.length > 0")
+        violations = view_report(page)["violations"]
+        assert [(v["frame"], v["directive"], v["blocked"]) for v in violations] == [("view", "script-src", "eval")]
+        assert inner.evaluate("() => window.evaluatedFromString") is None
+        assert errors == []
+    finally:
+        context.close()
