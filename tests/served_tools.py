@@ -1,13 +1,7 @@
-"""The tools the server serves, in tools/list order: one list for every test that checks it."""
+"""The tools the server serves, in tools/list order, derived from the app registry: one list for every test."""
 
-SERVED_TOOLS = [
-    "display_demo",
-    "chess_new_game",
-    "chess_move",
-    "chess_show_game",
-    "chess_list_games",
-    "chess_resign",
-    "ask_question",
-    "submit_form",
-    "get_form_response",
-]
+from widget_mcp.apps.registry import AppContext, load_books
+from widget_mcp.settings import Settings
+from widget_mcp.storage.memory import InMemoryDocumentStore
+
+SERVED_TOOLS = [name for book in load_books(AppContext(Settings(), InMemoryDocumentStore())) for name in book.tools]

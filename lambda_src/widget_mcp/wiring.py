@@ -44,17 +44,10 @@ class Core:
 
 
 def build_books(settings: Settings, store: DocumentStore) -> list[ToolBook]:
-    """The apps this server serves. Add an app by building its book here."""
-    from widget_mcp.apps.chess import ChessService, EngineBudget, GameRepository, RetentionPolicy
-    from widget_mcp.apps.chess import build_book as chess_book
-    from widget_mcp.apps.demo import book as demo
-    from widget_mcp.apps.forms import FormRepository, FormService
-    from widget_mcp.apps.forms import build_book as forms_book
+    """The books of the apps listed in `widget_mcp.apps.registry.APPS`, built on these settings and store."""
+    from widget_mcp.apps.registry import AppContext, load_books
 
-    games = GameRepository(store, RetentionPolicy(settings.chess_finished_ttl_days, settings.chess_idle_ttl_days))
-    budget = EngineBudget(settings.chess_engine_max_nodes, settings.chess_engine_max_seconds)
-    forms = FormService(FormRepository(store, settings.forms_ttl_days))
-    return [demo, chess_book(ChessService(games, budget)), forms_book(forms)]
+    return load_books(AppContext(settings, store))
 
 
 def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentStore | None = None) -> Core:

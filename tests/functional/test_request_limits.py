@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from served_tools import SERVED_TOOLS
-from widget_mcp.apps.forms.tools import MAX_ANSWER_BYTES, MAX_METADATA_BYTES, MAX_QUESTION_TEXT, MAX_UI_SCHEMA_TEXT
+from widget_mcp.apps.forms.tools import MAX_ANSWER_BYTES, MAX_METADATA_BYTES
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.wiring import Core, build_core
@@ -85,64 +85,69 @@ async def test_an_escaped_surrogate_pair_is_one_character_and_is_answered_as_utf
     assert reply.body == '{"jsonrpc":"2.0","id":"\U0001f600","result":{}}'.encode()
 
 
-# One over-the-cap value per argument: every argument of every tool is listed, so a new one needs its cap here.
-CAPS: dict[str, dict[str, Any]] = {
-    "display_demo": {"message": "m" * 2001, "fail_after_widgets": "x" * 100},
-    "chess_new_game": {"color": "w" * 100, "opponent": "e" * 100, "fen": "8" * 101},
-    "chess_move": {
-        "gameId": "g" * 65,
-        "move": "e" * 17,
-        "from": "e2e",
-        "to": "e44",
-        "promotion": "qq",
-        "expectedPly": 100_001,
-    },
-    "chess_show_game": {"gameId": "g" * 65},
-    "chess_list_games": {"anything": 1},
-    "chess_resign": {"gameId": "g" * 65},
-    "ask_question": {
-        "question": " " * (MAX_QUESTION_TEXT + 1),
-        "uiSchema": " " * (MAX_UI_SCHEMA_TEXT + 1),
-        "title": "t" * 301,
-        "description": "d" * 301,
-        "metadata": {"note": "n" * MAX_METADATA_BYTES},
-    },
-    "submit_form": {"formId": "f" * 65, "data": {"name": "n" * MAX_ANSWER_BYTES}, "step": 11},
-    "get_form_response": {"formId": "f" * 65},
-}
-VALID: dict[str, dict[str, Any]] = {
-    "display_demo": {"message": "hi"},
-    "chess_new_game": {},
-    "chess_move": {"gameId": "g1", "move": "e4"},
-    "chess_show_game": {"gameId": "g1"},
-    "chess_list_games": {},
-    "chess_resign": {"gameId": "g1"},
-    "ask_question": {"question": FORM},
-    "submit_form": {"formId": "f1", "data": {}},
-    "get_form_response": {"formId": "f1"},
+def over_cap(prop: dict[str, Any]) -> Any:
+    """A value just past the argument's declared cap, read from its schema; None when only a validator caps it."""
+    for branch in prop.get("anyOf") or [prop]:
+        kind = branch.get("type")
+        if "enum" in branch or "const" in branch:
+            return "x" * 100
+        if kind == "string" and "maxLength" in branch:
+            return "x" * (branch["maxLength"] + 1)
+        if kind in ("integer", "number") and "maximum" in branch:
+            return branch["maximum"] + 1
+        if kind == "boolean":
+            return "x" * 100
+    return None
+
+
+# Arguments that only a validator can cap (JSON objects measured in bytes): an over-cap value for each.
+VALIDATOR_CAPS: dict[tuple[str, str], Any] = {
+    ("ask_question", "metadata"): {"note": "n" * MAX_METADATA_BYTES},
+    ("submit_form", "data"): {"name": "n" * MAX_ANSWER_BYTES},
 }
 
 
-def test_the_cap_table_names_every_argument_of_every_served_tool(limited: Core) -> None:
-    declared = {
-        spec["name"]: set(spec["inputSchema"]["properties"]) or {"anything"} for spec in limited.runtime.tool_list
-    }
-    assert list(declared) == SERVED_TOOLS
-    assert {tool: set(arguments) for tool, arguments in CAPS.items()} == declared
+def _declared_arguments() -> list[tuple[str, str, dict[str, Any]]]:
+    settings = Settings(allowed_hosts=(HOST,))
+    runtime = build_core(settings, store=InMemoryDocumentStore()).runtime
+    return [
+        (spec["name"], argument, prop)
+        for spec in runtime.tool_list
+        for argument, prop in spec["inputSchema"].get("properties", {}).items()
+    ]
 
 
-@pytest.mark.parametrize(("tool", "argument"), [(t, a) for t, arguments in CAPS.items() for a in arguments])
+ARGUMENTS = _declared_arguments()
+
+
+def test_every_argument_of_every_served_tool_has_a_cap_from_its_schema_or_a_validator() -> None:
+    uncapped = [
+        f"{tool}.{argument}"
+        for tool, argument, prop in ARGUMENTS
+        if over_cap(prop) is None and (tool, argument) not in VALIDATOR_CAPS
+    ]
+    assert uncapped == [], "declare a cap (max_length, le, an enum) or add a validator and list it in VALIDATOR_CAPS"
+
+
+@pytest.mark.parametrize(
+    ("tool", "argument", "value"),
+    [(t, a, over_cap(p) if over_cap(p) is not None else VALIDATOR_CAPS[(t, a)]) for t, a, p in ARGUMENTS],
+    ids=[f"{t}.{a}" for t, a, _ in ARGUMENTS],
+)
 async def test_an_argument_over_its_cap_is_refused_with_invalid_arguments_naming_it(
-    limited: Core, tool: str, argument: str
+    limited: Core, tool: str, argument: str, value: Any
 ) -> None:
-    arguments = {**VALID[tool], argument: CAPS[tool][argument]}
-    if tool == "chess_move" and argument in ("from", "to", "promotion"):
-        arguments = {"gameId": "g1", "from": "e2", "to": "e4", argument: CAPS[tool][argument]}
-    result = await limited.runtime.call(tool, arguments, ME)
+    result = await limited.runtime.call(tool, {argument: value}, ME)
     assert result["isError"] is True
-    error = result["structuredContent"]["error"]
-    assert error["code"] == "invalid_arguments"
-    assert argument in error["message"]
+    assert result["structuredContent"]["error"]["code"] == "invalid_arguments"
+    fields = result["structuredContent"]["fields"]
+    assert any(where.split(".")[0] == argument for where in fields), fields
+
+
+@pytest.mark.parametrize("tool", sorted(set(SERVED_TOOLS) - {tool for tool, _, _ in ARGUMENTS}))
+async def test_a_tool_without_arguments_refuses_any_argument(limited: Core, tool: str) -> None:
+    result = await limited.runtime.call(tool, {"anything": 1}, ME)
+    assert result["structuredContent"]["error"]["code"] == "invalid_arguments"
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,7 @@
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from widget_mcp.toolkit import DeclarationError, ToolBook, ToolCall, ToolResult, WidgetSpec
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolSpec
 
@@ -9,7 +9,7 @@ BOARD = WidgetSpec(name="board", entry="board", title="Board", description="A bo
 
 
 class In(BaseModel):
-    x: int = 0
+    x: int = Field(default=0, le=100)
 
 
 class Out(BaseModel):

@@ -65,6 +65,9 @@ class ToolSpec:
             raise DeclarationError(self.name, "a private tool is only reachable from a widget: set widget_accessible")
         if not isinstance(self.output_model, type) or not issubclass(self.output_model, BaseModel):
             raise DeclarationError(self.name, "output_model must be a pydantic model (it becomes the outputSchema)")
+        uncapped = uncapped_arguments(self.input_model.model_json_schema())
+        if uncapped:
+            raise DeclarationError(self.name, "; ".join(f"argument {arg!r} {problem}" for arg, problem in uncapped))
 
     @property
     def is_async(self) -> bool:
@@ -117,6 +120,31 @@ class ToolSpec:
             "securitySchemes": schemes,
             "_meta": meta,
         }
+
+
+# What bounds a value of each JSON type in an input schema: anything a caller sends is stored or processed,
+# so an argument without a cap is an invitation to send megabytes.
+_CAPS = {
+    "string": (("maxLength", "enum", "const"), "is a string without a length cap: give it max_length=…"),
+    "integer": (("maximum", "exclusiveMaximum", "enum", "const"), "is a number without a maximum: give it le=…"),
+    "number": (("maximum", "exclusiveMaximum", "enum", "const"), "is a number without a maximum: give it le=…"),
+    "array": (("maxItems",), "is a list without a length cap: give it max_length=…"),
+}
+
+
+def uncapped_arguments(schema: dict[str, Any]) -> list[tuple[str, str]]:
+    """(argument, problem) for each top-level argument with a string, number or list form that has no cap.
+
+    Objects are not judged here: their size is a byte count, which only a validator can check.
+    """
+    found = []
+    for argument, prop in schema.get("properties", {}).items():
+        for branch in prop.get("anyOf") or prop.get("oneOf") or [prop]:
+            rule = _CAPS.get(branch.get("type", ""))
+            if rule is not None and not any(key in branch or key in prop for key in rule[0]):
+                found.append((argument, rule[1]))
+                break
+    return found
 
 
 def _input_model_of(fn: Handler) -> type[BaseModel]:

@@ -64,10 +64,18 @@ class MoveInput(BaseModel):
         default=None, min_length=1, max_length=16, description="The move in SAN (Nf3, O-O, e8=Q) or UCI (g1f3, e7e8q)."
     )
     from_square: str | None = Field(
-        default=None, alias="from", pattern=r"^[a-h][1-8]$", description="Instead of `move`: the square moved from."
+        default=None,
+        alias="from",
+        max_length=2,
+        pattern=r"^[a-h][1-8]$",
+        description="Instead of `move`: the square moved from.",
     )
     to_square: str | None = Field(
-        default=None, alias="to", pattern=r"^[a-h][1-8]$", description="Instead of `move`: the square moved to."
+        default=None,
+        alias="to",
+        max_length=2,
+        pattern=r"^[a-h][1-8]$",
+        description="Instead of `move`: the square moved to.",
     )
     promotion: Literal["q", "r", "b", "n"] | None = Field(
         default=None, description="With from/to, the piece a pawn promotes to."

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -26,12 +26,14 @@ FORM = WidgetSpec(
 )
 _CAMEL = ConfigDict(validate_by_name=True, validate_by_alias=True, serialize_by_alias=True)
 _FORM_ID = Field(alias="formId", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
-JsonText = str | dict[str, Any]
 # Caps on what a call may hand the form store (a DynamoDB item holds 400 KB: five steps of schema and uiSchema,
 # their answers and the metadata must fit). A schema as JSON text may be spaced out; the parsed one must still
 # fit the domain's 32 KB (uiSchema 16 KB).
 MAX_QUESTION_TEXT = 64 * 1024
 MAX_UI_SCHEMA_TEXT = 32 * 1024
+# The caps appear in the inputSchema too, so hosts and models see them.
+QuestionText = Annotated[str, Field(max_length=MAX_QUESTION_TEXT)] | dict[str, Any]
+UiSchemaText = Annotated[str, Field(max_length=MAX_UI_SCHEMA_TEXT)] | dict[str, Any]
 MAX_METADATA_BYTES = 16 * 1024
 MAX_ANSWER_BYTES = 16 * 1024
 
@@ -44,19 +46,14 @@ def _json_size(value: object) -> int:
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass"))
 
 
-def _check_text(value: object, limit: int) -> None:
-    if isinstance(value, str) and len(value) > limit:
-        raise ValueError(f"as JSON text it may be at most {limit // 1024} KB ({limit} characters)")
-
-
 class AskInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    question: JsonText = Field(
+    question: QuestionText = Field(
         description="The form as a JSON Schema object (Draft-07 or 2020-12), or that object serialized as a JSON "
         "string: type 'object' with 'properties' (titles, types, formats, enums) and 'required'."
     )
-    ui_schema: JsonText | None = Field(
+    ui_schema: UiSchemaText | None = Field(
         default=None,
         alias="uiSchema",
         description="Optional react-jsonschema-form uiSchema (object or JSON string), e.g. "
@@ -69,18 +66,6 @@ class AskInput(BaseModel):
         description="Optional context kept with the form. A 'next' entry ({title, description, schema, uiSchema}) "
         "adds a follow-up step shown after this one is answered.",
     )
-
-    @field_validator("question")
-    @classmethod
-    def _question_text_within_cap(cls, value: JsonText) -> JsonText:
-        _check_text(value, MAX_QUESTION_TEXT)
-        return value
-
-    @field_validator("ui_schema")
-    @classmethod
-    def _ui_schema_text_within_cap(cls, value: JsonText | None) -> JsonText | None:
-        _check_text(value, MAX_UI_SCHEMA_TEXT)
-        return value
 
     @field_validator("metadata")
     @classmethod

@@ -1,0 +1,58 @@
+"""The apps this server serves, in `tools/list` order: adding an app is one line here plus its own package.
+
+Each entry names a package whose `tool_book(context)` returns its `ToolBook`. Tests derive what they expect
+(tool names, counts, argument caps) from the books built here, so a new app needs no other list edited.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from widget_mcp.settings import Settings
+    from widget_mcp.storage.documents import DocumentStore
+    from widget_mcp.toolkit.tools import ToolBook
+
+APPS: tuple[str, ...] = (
+    "widget_mcp.apps.demo",
+    "widget_mcp.apps.chess",
+    "widget_mcp.apps.forms",
+)
+
+
+@dataclass(frozen=True)
+class AppContext:
+    """What an app may build its tools from: the validated settings and the state store."""
+
+    settings: Settings
+    store: DocumentStore
+
+
+class App(Protocol):
+    def tool_book(self, context: AppContext) -> ToolBook: ...
+
+
+class RegistryError(ValueError):
+    """An entry of APPS cannot be served; carries the entry."""
+
+    def __init__(self, entry: str, problem: str) -> None:
+        super().__init__(f"app {entry!r}: {problem}")
+        self.entry = entry
+
+
+def load_books(context: AppContext, apps: tuple[str, ...] = APPS) -> list[ToolBook]:
+    books = []
+    for entry in apps:
+        try:
+            module = importlib.import_module(entry)
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and entry.startswith(exc.name):
+                raise RegistryError(entry, "no such package; check the name in apps/registry.py") from None
+            raise
+        build = getattr(module, "tool_book", None)
+        if not callable(build):
+            raise RegistryError(entry, "the package must define tool_book(context: AppContext) -> ToolBook")
+        books.append(build(context))
+    return books
