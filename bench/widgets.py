@@ -63,11 +63,11 @@ def first_render_ms(browser: Browser, url: str, selector: str, mark: str) -> flo
 
 def first_renders_ms(runs: int) -> dict[str, float]:
     """Median milliseconds from frame start to first render, per widget."""
-    from widget_mcp.local.chromium import CHROMIUM, CHROMIUM_ARGS
+    from widget_mcp.local.chromium import CHROMIUM_ARGS, find_chromium
 
     medians = {}
     with dev_server() as base, sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
+        browser = driver.chromium.launch(executable_path=find_chromium(), args=list(CHROMIUM_ARGS))
         try:
             for widget, (tool, tool_args, selector, mark) in RENDERS.items():
                 url = f"{base}/playground?tool={tool}&args={quote(json.dumps(tool_args))}"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from browser_support import ROOT, CspWatch, DevServer
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
-from widget_mcp.local.chromium import CHROMIUM, CHROMIUM_ARGS
+from widget_mcp.local.chromium import CHROMIUM_ARGS, ChromiumNotFound, find_chromium
 from widget_mcp.local.process import local_server
 
 ARTIFACTS = Path(os.environ.get("BROWSER_ARTIFACTS", ROOT / "build" / "browser-artifacts"))
@@ -52,9 +52,11 @@ def playwright() -> Iterator[Playwright]:
 
 @pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
-    if not Path(CHROMIUM).is_file():
-        pytest.fail(f"Chromium is missing at {CHROMIUM}: apt-get install chromium (.ci/run does)", pytrace=False)
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
+    try:
+        chromium = find_chromium()
+    except ChromiumNotFound as exc:
+        pytest.fail(f"the browser tests need Chromium: {exc}", pytrace=False)
+    browser = playwright.chromium.launch(executable_path=chromium, args=list(CHROMIUM_ARGS))
     yield browser
     browser.close()
 
