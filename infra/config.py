@@ -51,7 +51,7 @@ class StackConfig:
     reserved_concurrency: int | None = None
     # OAuth sign-in through a Cognito user pool (infra/sign_in.py); off by default.
     sign_in: bool = False
-    # The hosted sign-in domain's prefix (unique per region); defaults to widget-mcp-<stage>-<account id>.
+    # The hosted sign-in domain's prefix (unique per region); defaults to one per stack (sign_in.default_domain_prefix).
     sign_in_domain_prefix: str | None = None
     # Where Cognito may send users back after sign-in, besides ChatGPT's redirect.
     sign_in_callback_urls: tuple[str, ...] = ()
@@ -116,10 +116,11 @@ def _prefix(value: object) -> str | None:
     if value is None:
         return None
     text = str(value)
-    if not re.fullmatch(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?", text) or "aws" in text or "cognito" in text:
+    reserved = ("aws", "amazon", "cognito")
+    if not re.fullmatch(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?", text) or any(word in text for word in reserved):
         raise ConfigError(
-            f"signInDomainPrefix must be lower-case letters, digits and hyphens without 'aws' or 'cognito', "
-            f"got {value!r}"
+            "signInDomainPrefix must be lower-case letters, digits and hyphens without 'aws', 'amazon' or "
+            f"'cognito', got {value!r}"
         )
     return text
 

@@ -6,11 +6,13 @@ hands out this pre-created client (see `widget_mcp.auth.facade`); the README exp
 
 The resource server's identifier is the MCP URL itself: MCP clients such as ChatGPT send it as the RFC 8707
 `resource` parameter, and Cognito (managed login, Essentials) binds tokens to a resource only when the value
-names one of its resource servers.
+names one of its resource servers. Its name is fixed: CDK would default it to the identifier, and Cognito
+refuses a URL as a name (the deploy would roll back).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 import aws_cdk as cdk
@@ -20,6 +22,19 @@ from constructs import Construct
 # The scopes tools ask for, under the resource server: `<MCP URL>/chess`.
 SCOPES = {"chess": "play and read your chess games", "forms": "ask you questions and keep your answers"}
 CHATGPT_REDIRECT = "https://chatgpt.com/connector_platform_oauth_redirect"
+# The resource server's display name: Cognito allows only `[\w\s+=,.@-]+` here, so never the URL identifier.
+RESOURCE_SERVER_NAME = "widget-mcp tools"
+
+
+def default_domain_prefix(stack_name: str, account: str) -> str:
+    """`widget-mcp-<account>-<8 hex digits of the stack name>`: Cognito prefixes are unique per region across all
+    accounts, and a stack name is unique per account and region, so no two stacks can ask for the same one.
+
+    The digest keeps any stack name (up to 128 characters, any case) within the prefix rules: lower-case letters,
+    digits and hyphens, at most 63 characters, none of the reserved words `aws`, `amazon` or `cognito`.
+    """
+    digest = hashlib.sha256(stack_name.encode()).hexdigest()[:8]
+    return f"widget-mcp-{account}-{digest}"
 
 
 class SignIn(Construct):
@@ -79,7 +94,9 @@ class SignIn(Construct):
     def protect(self, resource: str) -> None:
         """Creates the resource server named `resource` (the MCP URL) and ChatGPT's client for its scopes."""
         server_scopes = [cognito.ResourceServerScope(scope_name=n, scope_description=d) for n, d in SCOPES.items()]
-        server = self.pool.add_resource_server("Tools", identifier=resource, scopes=server_scopes)
+        server = self.pool.add_resource_server(
+            "Tools", identifier=resource, user_pool_resource_server_name=RESOURCE_SERVER_NAME, scopes=server_scopes
+        )
         self.resource = resource
         self.client = self.pool.add_client(
             "ChatGPT",

@@ -10,7 +10,7 @@ from constructs import Construct
 
 from infra.config import StackConfig
 from infra.mcp_api import McpApi
-from infra.sign_in import CHATGPT_REDIRECT, SignIn
+from infra.sign_in import CHATGPT_REDIRECT, SignIn, default_domain_prefix
 from infra.state_table import StateTable
 from infra.widget_cdn import WidgetCdn
 
@@ -43,7 +43,7 @@ class WidgetMcpStack(cdk.Stack):
             sign_in = SignIn(
                 self,
                 "SignIn",
-                domain_prefix=config.sign_in_domain_prefix or f"widget-mcp-{config.stage}-{cdk.Aws.ACCOUNT_ID}",
+                domain_prefix=config.sign_in_domain_prefix or default_domain_prefix(self.stack_name, self.account),
                 callback_urls=[CHATGPT_REDIRECT, *config.sign_in_callback_urls],
                 removal_policy=config.removal_policy,
             )

@@ -63,9 +63,13 @@ class WidgetCdn(Construct):
         self._deploy_bundles(bundle_dir)
 
     def _distribution(self, domain: CustomDomain | None) -> cloudfront.Distribution:
+        # CloudFront names are unique per account, not per region: the region keeps a second copy of the stack in
+        # another region from colliding (CDK does the same for cache policies).
+        region = cdk.Stack.of(self).region
         headers = cloudfront.ResponseHeadersPolicy(
             self,
             "Headers",
+            response_headers_policy_name=f"{cdk.Names.unique_resource_name(self, max_length=100)}-headers-{region}",
             comment="widget bundles: security headers and CORS for the hosts' widget sandboxes",
             security_headers_behavior=cloudfront.ResponseSecurityHeadersBehavior(
                 strict_transport_security=cloudfront.ResponseHeadersStrictTransportSecurity(
@@ -108,7 +112,14 @@ class WidgetCdn(Construct):
             default_ttl=cdk.Duration.seconds(60),
             max_ttl=cdk.Duration.seconds(60),
         )
-        origin = origins.S3BucketOrigin.with_origin_access_control(self.bucket)
+        access = cloudfront.S3OriginAccessControl(
+            self,
+            "OriginAccess",
+            # At most 64 characters: 40 + "-oac-" + the longest region name (15) fits.
+            origin_access_control_name=f"{cdk.Names.unique_resource_name(self, max_length=40)}-oac-{region}",
+            description="widget bundles: CloudFront signs its reads from the private bucket",
+        )
+        origin = origins.S3BucketOrigin.with_origin_access_control(self.bucket, origin_access_control=access)
         common = {
             "viewer_protocol_policy": cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
             "allowed_methods": cloudfront.AllowedMethods.ALLOW_GET_HEAD_OPTIONS,

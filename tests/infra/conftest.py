@@ -41,6 +41,16 @@ def synthesized(tmp_path_factory: pytest.TempPathFactory, fake_bundles: Path) ->
     return Synthesized(app, stack, Template.from_stack(stack), outdir)
 
 
+@pytest.fixture(scope="session")
+def with_sign_in(tmp_path_factory: pytest.TempPathFactory, fake_bundles: Path) -> Synthesized:
+    """The real app with `-c signIn=true` (and a local callback URL), synthesized once, cdk-nag on."""
+    outdir = tmp_path_factory.mktemp("cdk.out.sign-in")
+    context = {**NO_BUNDLING, "signIn": "true", "signInCallbackUrls": "http://localhost:6274/oauth/callback"}
+    app, stack = build_app(outdir=str(outdir), context=context, bundle_dir=fake_bundles)
+    app.synth()  # cdk-nag runs here: every finding on the sign-in resources is fixed or acknowledged with a reason
+    return Synthesized(app, stack, Template.from_stack(stack), outdir)
+
+
 @pytest.fixture
 def bare_stack() -> Callable[..., cdk.Stack]:
     """Make an empty stack in a fresh app (bundling skipped), for construct-level variants."""

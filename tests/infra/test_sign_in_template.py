@@ -5,20 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from aws_cdk.assertions import Match, Template
-from synth_support import NO_BUNDLING, Synthesized
+from aws_cdk.assertions import Match
+from synth_support import Synthesized
 
-from infra.app import build_app
 from infra.config import ConfigError, StackConfig
-
-
-@pytest.fixture(scope="module")
-def with_sign_in(tmp_path_factory: pytest.TempPathFactory, fake_bundles: Any) -> Synthesized:
-    outdir = tmp_path_factory.mktemp("cdk.out.sign-in")
-    context = {**NO_BUNDLING, "signIn": "true", "signInCallbackUrls": "http://localhost:6274/oauth/callback"}
-    app, stack = build_app(outdir=str(outdir), context=context, bundle_dir=fake_bundles)
-    app.synth()  # cdk-nag runs here: every finding on the new resources is fixed or acknowledged with a reason
-    return Synthesized(app, stack, Template.from_stack(stack), outdir)
 
 
 def _env(synthesized: Synthesized) -> dict[str, Any]:
@@ -111,7 +101,7 @@ def test_the_function_verifies_cognito_tokens_and_serves_registration(with_sign_
     assert "POST /oauth/register" in keys
 
 
-@pytest.mark.parametrize("prefix", ["Widget", "my-aws-app", "-x", "a" * 64])
+@pytest.mark.parametrize("prefix", ["Widget", "my-aws-app", "amazon-login", "-x", "a" * 64])
 def test_a_bad_sign_in_domain_prefix_is_refused(bare_stack: Any, prefix: str) -> None:
     with pytest.raises(ConfigError, match=r"^signInDomainPrefix must be"):
         StackConfig.from_context(bare_stack(signInDomainPrefix=prefix).node)
