@@ -32,17 +32,9 @@ LOG_LEVEL = "INFO"
 # Requests per second (steady, burst) for the routes that only ever answer 405 or a health check; POST /mcp and
 # the stage default take the deployer's `apiRateLimit`/`apiBurstLimit`.
 SIDE_ROUTE_THROTTLE = {"GET /mcp": (5, 10), "DELETE /mcp": (5, 10), "GET /healthz": (5, 10)}
-# Read and write, item-level only: no scans, no table or index administration.
-TABLE_ACTIONS = [
-    "dynamodb:GetItem",
-    "dynamodb:BatchGetItem",
-    "dynamodb:Query",
-    "dynamodb:PutItem",
-    "dynamodb:UpdateItem",
-    "dynamodb:DeleteItem",
-    "dynamodb:BatchWriteItem",
-    "dynamodb:ConditionCheckItem",
-]
+# Exactly what the storage adapter calls (widget_mcp/storage/dynamodb.py; tests/infra/test_least_privilege.py
+# derives the list from it): strongly consistent reads, conditional puts, and the per-owner listing query.
+TABLE_ACTIONS = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query"]
 ACCESS_LOG_FORMAT = json.dumps(
     {
         "requestId": "$context.requestId",

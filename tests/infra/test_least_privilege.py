@@ -1,0 +1,95 @@
+"""Least privilege, derived rather than listed: the function's role grants exactly the DynamoDB actions the storage
+adapter calls, read from its source and confirmed by what it sends to DynamoDB (moto) on every path."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import botocore.session
+import pytest
+from botocore import xform_name
+from dynamodb_probe import CallLog, client_for, moto_dynamodb
+from synth_support import Synthesized
+from widget_mcp.storage import dynamodb as adapter
+from widget_mcp.storage.documents import AlreadyExists, Document, VersionConflict
+from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
+
+TABLE = "least-privilege-state"
+
+
+def _operations_by_method() -> dict[str, str]:
+    """boto3 client method → DynamoDB API operation (`get_item` → `GetItem`), from botocore's service model."""
+    model = botocore.session.get_session().get_service_model("dynamodb")
+    return {xform_name(name): name for name in model.operation_names}
+
+
+def _operations_in_source() -> set[str]:
+    """Every `<...>.client.<method>(...)` call in the adapter, as DynamoDB operations."""
+    tree = ast.parse(Path(adapter.__file__).read_text(encoding="utf-8"))
+    methods = {
+        node.func.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Attribute)
+        and node.func.value.attr == "client"
+    }
+    operations = _operations_by_method()
+    assert methods <= set(operations), f"not DynamoDB client methods: {methods - set(operations)}"
+    return {operations[m] for m in methods}
+
+
+@pytest.fixture(scope="module")
+def moto_url() -> Iterator[str]:
+    with moto_dynamodb(TABLE) as url:
+        yield url
+
+
+def _operations_sent(url: str) -> set[str]:
+    """Every request the adapter sends while taking each of its paths once: read (found and missing), create
+    (new and duplicate), replace (current and stale version) and list."""
+    client = client_for(url)
+    log = CallLog(client)
+    store = DynamoDbDocumentStore(client, TABLE)
+    doc = Document(kind="game", doc_id="g1", body={"x": 1}, version=1, created_at=1, updated_at=1, expires_at=9)
+    store.create("alice", doc)
+    with pytest.raises(AlreadyExists):
+        store.create("alice", doc)
+    assert store.get("alice", "game", "g1") == doc
+    assert store.get("alice", "game", "missing") is None
+    newer = Document(kind="game", doc_id="g1", body={"x": 2}, version=2, created_at=1, updated_at=2, expires_at=9)
+    store.replace("alice", newer, expected_version=1)
+    with pytest.raises(VersionConflict):
+        store.replace("alice", newer, expected_version=1)
+    assert store.newest("alice", "game", 10) == [newer]
+    return {name for name, _ in log.calls}
+
+
+def _granted_table_actions(synthesized: Synthesized) -> set[str]:
+    (fn,) = [
+        r
+        for r in synthesized.resources("AWS::Lambda::Function").values()
+        if r["Properties"].get("Handler") == "widget_mcp.handler.handler"
+    ]
+    role = fn["Properties"]["Role"]["Fn::GetAtt"][0]
+    statements: list[dict[str, Any]] = [
+        s
+        for p in synthesized.resources("AWS::IAM::Policy").values()
+        if {"Ref": role} in p["Properties"]["Roles"]
+        for s in p["Properties"]["PolicyDocument"]["Statement"]
+    ]
+    return {a for s in statements for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])} - {
+        "logs:CreateLogStream",
+        "logs:PutLogEvents",
+    }
+
+
+def test_the_adapter_sends_exactly_the_operations_its_source_calls(moto_url: str) -> None:
+    assert _operations_sent(moto_url) == _operations_in_source() == {"GetItem", "PutItem", "Query"}
+
+
+def test_the_role_grants_exactly_the_dynamodb_actions_the_adapter_calls(synthesized: Synthesized) -> None:
+    assert _granted_table_actions(synthesized) == {f"dynamodb:{op}" for op in _operations_in_source()}
