@@ -21,6 +21,10 @@ RETENTION = {
 }
 
 
+# The function's ANONYMOUS_STATE values (widget_mcp.settings): state by capability id, or identity_required.
+ANONYMOUS_STATES = ("capability", "refuse")
+
+
 class ConfigError(ValueError):
     """A context value is missing, malformed or inconsistent; the message names the key."""
 
@@ -57,6 +61,8 @@ class StackConfig:
     sign_in_callback_urls: tuple[str, ...] = ()
     # Browser origins of web-based MCP hosts allowed to call /mcp cross-origin (the function's CORS_ORIGINS).
     cors_origins: tuple[str, ...] = ()
+    # What a call without identity may do with state (the function's ANONYMOUS_STATE); None keeps its default.
+    anonymous_state: str | None = None
 
     @property
     def removal_policy(self) -> cdk.RemovalPolicy:
@@ -99,6 +105,7 @@ class StackConfig:
             sign_in_domain_prefix=_prefix(get("signInDomainPrefix")),
             sign_in_callback_urls=_urls(get("signInCallbackUrls"), key="signInCallbackUrls"),
             cors_origins=_origins(get("corsOrigins")),
+            anonymous_state=_choice(get("anonymousState"), ANONYMOUS_STATES, key="anonymousState"),
         )
 
 
@@ -110,6 +117,14 @@ def _flag(value: object, *, default: bool, key: str) -> bool:
     if str(value).lower() in ("true", "false"):
         return str(value).lower() == "true"
     raise ConfigError(f"{key} must be true or false, got {value!r}")
+
+
+def _choice(value: object, choices: tuple[str, ...], *, key: str) -> str | None:
+    if value is None:
+        return None
+    if value not in choices:
+        raise ConfigError(f"{key} must be one of {', '.join(choices)}, got {value!r}")
+    return str(value)
 
 
 def _prefix(value: object) -> str | None:

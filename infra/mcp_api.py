@@ -85,6 +85,7 @@ class McpApi(Construct):
         reserved_concurrency: int | None = None,
         sign_in: SignIn | None = None,
         cors_origins: tuple[str, ...] = (),
+        anonymous_state: str | None = None,
     ) -> None:
         super().__init__(scope, construct_id)
         stack = cdk.Stack.of(self)
@@ -124,6 +125,8 @@ class McpApi(Construct):
             env["WIDGET_DOMAIN"] = widget_domain
         if cors_origins:
             env["CORS_ORIGINS"] = ",".join(cors_origins)
+        if anonymous_state is not None:
+            env["ANONYMOUS_STATE"] = anonymous_state  # unset, the function's default (capability) applies
         if sign_in is not None:
             sign_in.protect(self.mcp_url)
             env.update(self._sign_in_env(sign_in, base))

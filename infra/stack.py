@@ -62,6 +62,7 @@ class WidgetMcpStack(cdk.Stack):
             reserved_concurrency=config.reserved_concurrency,
             sign_in=sign_in,
             cors_origins=config.cors_origins,
+            anonymous_state=config.anonymous_state,
         )
         cdk.CfnOutput(self, "McpUrl", value=api.mcp_url, description="paste into ChatGPT: Settings → Apps")
         cdk.CfnOutput(self, "WidgetBaseUrl", value=cdn.base_url, description="origin and path of the bundles")

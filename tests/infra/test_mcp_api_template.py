@@ -155,6 +155,7 @@ def _api_from_context(make_stack: Callable[..., cdk.Stack], **context: object) -
         throttle=config.api_throttle,
         reserved_concurrency=config.reserved_concurrency,
         cors_origins=config.cors_origins,
+        anonymous_state=config.anonymous_state,
     )
     return Template.from_stack(stack)
 
@@ -227,3 +228,24 @@ def test_a_cors_origin_that_is_not_an_https_origin_is_refused(
 ) -> None:
     with pytest.raises(ConfigError, match=r"^corsOrigins must list origins such as https://host\.example\.com"):
         StackConfig.from_context(bare_stack(corsOrigins=origins).node)
+
+
+def test_anonymous_state_reaches_the_function_only_when_the_context_sets_it(
+    bare_stack: Callable[..., cdk.Stack],
+) -> None:
+    def variables(**context: object) -> dict[str, Any]:
+        (fn,) = _api_from_context(bare_stack, **context).find_resources("AWS::Lambda::Function").values()
+        env: dict[str, Any] = fn["Properties"]["Environment"]["Variables"]
+        return env
+
+    assert "ANONYMOUS_STATE" not in variables()  # the function's own default, capability, applies
+    assert variables(anonymousState="refuse")["ANONYMOUS_STATE"] == "refuse"
+    assert variables(anonymousState="capability")["ANONYMOUS_STATE"] == "capability"
+
+
+@pytest.mark.parametrize("value", ["Refuse", "deny", "", True])
+def test_an_anonymous_state_other_than_capability_or_refuse_is_refused(
+    bare_stack: Callable[..., cdk.Stack], value: object
+) -> None:
+    with pytest.raises(ConfigError, match=r"^anonymousState must be one of capability, refuse, got "):
+        StackConfig.from_context(bare_stack(anonymousState=value).node)
