@@ -18,9 +18,11 @@ SUBJECT = "playground-user"  # what the playground sends as `openai/subject` whe
 CHATGPT = {"openai/subject": SUBJECT}
 _ids = itertools.count(1)
 
-# Runs in every frame before its own scripts (init scripts are not subject to the page's CSP): each
-# `securitypolicyviolation` is kept in the frame and reported to the test through a binding, so violations in
-# frames that are gone by the end of the test are seen too.
+# Runs in every document before its own scripts (init scripts are not subject to the page's CSP): each
+# `securitypolicyviolation` is kept in the document and reported to the test through a binding, so violations
+# in documents that are gone by the end of the test are seen too. The playground's widget frames (srcdoc) are
+# the exception: an init script can reach them after their scripts ran, so the playground listens in them
+# itself and lists what it hears (`[data-testid="csp-violation"]`).
 _CSP_RECORDER = """(() => {
   if (window.__cspViolations) return;
   const seen = (window.__cspViolations = []);
@@ -29,7 +31,6 @@ _CSP_RECORDER = """(() => {
       id: `${Date.now()}-${Math.random()}`,
       directive: event.effectiveDirective,
       blocked: event.blockedURI,
-      sample: event.sample,
       source: `${event.sourceFile}:${event.lineNumber}`,
       document: String(location.href).slice(0, 60),
     };
@@ -37,14 +38,17 @@ _CSP_RECORDER = """(() => {
     try { window.__reportCspViolation?.(violation); } catch {}
   }, true);
 })();"""
+PLAYGROUND_VIOLATIONS = '[data-testid="csp-violation"]'
 
 
 class CspWatch:
-    """Every CSP violation any frame of a browser context reported, as `directive blocked (source)` lines."""
+    """Every CSP violation reported in a browser context: by any document of the page, and by the playground
+    for its widget frames."""
 
     def __init__(self, context: BrowserContext) -> None:
         self._seen: dict[str, dict[str, Any]] = {}
         self._cleared: set[str] = set()
+        self._listed_cleared = 0
         context.expose_binding("__reportCspViolation", lambda _source, violation: self._keep(violation))
         context.add_init_script(_CSP_RECORDER)
 
@@ -53,19 +57,27 @@ class CspWatch:
             self._seen.setdefault(str(violation.get("id")), violation)
 
     def violations(self, page: Page) -> list[str]:
-        """What was reported so far, including what the frames still open hold but have not yet reported."""
+        """What was reported so far, as `directive blocked what (source)` lines."""
         for frame in page.frames:
             for violation in _held(frame):
                 self._keep(violation)
-        return [
+        recorded = [
             f"{v.get('directive')} blocked {v.get('blocked') or '-'} ({v.get('source')}, in {v.get('document')})"
             for key, v in self._seen.items()
             if key not in self._cleared
         ]
+        return recorded + self._listed(page)[self._listed_cleared :]
 
-    def clear(self) -> None:
+    def clear(self, page: Page) -> None:
         """Forget what was seen so far (for a test that provokes violations on purpose)."""
         self._cleared.update(self._seen)
+        self._listed_cleared = len(self._listed(page))
+
+    @staticmethod
+    def _listed(page: Page) -> list[str]:
+        if page.is_closed():
+            return []
+        return page.locator(PLAYGROUND_VIOLATIONS).all_text_contents()
 
 
 def _held(frame: Frame) -> list[Any]:
@@ -93,14 +105,13 @@ class DevServer:
         rest = "".join(f"&{k}={quote(v)}" for k, v in extra.items())
         return f"{self.base}/playground?{query}{rest}"
 
-    def call_tool(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
-        """tools/call through /mcp as the playground user, the way another client (or tab) would."""
-        message = {
-            "jsonrpc": "2.0",
-            "id": next(_ids),
-            "method": "tools/call",
-            "params": {"name": name, "arguments": args, "_meta": {"openai/subject": SUBJECT}},
-        }
+    def call_tool(self, name: str, args: dict[str, Any], meta: dict[str, Any] | None = None) -> dict[str, Any]:
+        """tools/call through /mcp, the way another client (or tab) would: with no identity, as the playground's
+        default MCP Apps host, unless `meta` carries one (`CHATGPT`: as its ChatGPT host)."""
+        params: dict[str, Any] = {"name": name, "arguments": args}
+        if meta:
+            params["_meta"] = meta
+        message = {"jsonrpc": "2.0", "id": next(_ids), "method": "tools/call", "params": params}
         answer = httpx.post(f"{self.base}/mcp", json=message, headers={"accept": "application/json"}, timeout=10)
         answer.raise_for_status()
         result: dict[str, Any] = answer.json()["result"]

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import httpx
-from browser_support import DevServer
+from browser_support import CHATGPT, DevServer
 
 
 def read_events_until_done(lines: Iterator[str]) -> list[dict[str, Any]]:
@@ -47,7 +47,7 @@ def test_a_failed_tool_call_reports_its_error_code_in_tool_end(dev_server: DevSe
     with httpx.Client(timeout=10) as http, http.stream("GET", f"{dev_server.base}/events") as stream:
         lines = stream.iter_lines()
         next(lines)
-        dev_server.call_tool("chess_move", {"gameId": "nope", "move": "e4"})
+        dev_server.call_tool("chess_move", {"gameId": "nope", "move": "e4"}, CHATGPT)
         events = read_events_until_done(lines)
     end = next(e["data"] for e in events if e["type"] == "tool_end")
     assert end["is_error"] is True

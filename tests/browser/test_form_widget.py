@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import DevServer, widget
+from browser_support import CHATGPT, DevServer, widget
 from playwright.sync_api import Dialog, FrameLocator, Page, expect
 from seed_forms import FLIGHT as FLIGHT_SCHEMA
 from seed_forms import FLIGHT_UI
@@ -33,11 +33,15 @@ def field_error(frame: FrameLocator, field: str) -> Any:
     return frame.locator(f".form-group:has(#root_{field}) .error-detail")
 
 
-@pytest.mark.parametrize("bridge", ["both", "openai"])
+# The default MCP Apps host (no identity), and ChatGPT with both bridges or window.openai alone.
+HOSTS = [{"host": "mcp-apps"}, {"host": "chatgpt"}, {"host": "chatgpt", "bridge": "openai"}]
+
+
+@pytest.mark.parametrize("host", HOSTS, ids=lambda h: "+".join(h.values()))
 def test_the_seed_flight_form_refuses_a_missing_date_then_sends_the_answers_to_the_chat_and_the_server(
-    page: Page, dev_server: DevServer, bridge: str
+    page: Page, dev_server: DevServer, host: dict[str, str]
 ) -> None:
-    frame = open_form(page, dev_server, FLIGHT, bridge=bridge)
+    frame = open_form(page, dev_server, FLIGHT, **host)
     expect(frame.locator('[data-testid="form-title"]')).to_have_text("Book a Flight to Japan")
     expect(frame.locator("#root_destinationCity")).to_have_value("Tokyo")
     expect(frame.locator("#root_departureDate")).to_have_attribute("type", "date")
@@ -57,7 +61,8 @@ def test_the_seed_flight_form_refuses_a_missing_date_then_sends_the_answers_to_t
     expect(bubble).to_contain_text("Departure Date: 2025-12-25")
     expect(bubble).to_contain_text("Return Date: 2026-01-10")
 
-    stored = dev_server.call_tool("get_form_response", {"formId": form_id(frame)})
+    as_caller = CHATGPT if host["host"] == "chatgpt" else None
+    stored = dev_server.call_tool("get_form_response", {"formId": form_id(frame)}, as_caller)
     assert stored["isError"] is False
     assert stored["structuredContent"]["type"] == "dgui_response"
     assert stored["structuredContent"]["data"] == {

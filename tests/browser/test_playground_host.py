@@ -1,4 +1,5 @@
-"""The playground as a host: both bridges, theme, size, messages, widget state, sandbox, and the activity panel."""
+"""The playground as a host: its bridges, theme, size, messages, widget state, sandbox, and the activity panel.
+(Which host it plays, and the identity each sends: test_playground_hosts.py.)"""
 
 from __future__ import annotations
 
@@ -8,7 +9,16 @@ import pytest
 from browser_support import DevServer, chess, click_move, open_new_game, widget
 from playwright.sync_api import Page, expect
 
-BRIDGES = ["mcp-apps", "openai", "both"]
+# Every way a widget can find its host: the MCP Apps bridge alone (the default host), ChatGPT with both, and
+# ChatGPT with window.openai alone.
+BRIDGES = [{"host": "mcp-apps"}, {"host": "chatgpt"}, {"host": "chatgpt", "bridge": "openai"}]
+
+
+def bridge_id(host: dict[str, str]) -> str:
+    return "+".join(host.values())
+
+
+HASH = r"'sha256-[A-Za-z0-9+/]+=*'"
 
 
 def test_the_widget_runs_in_a_sandboxed_frame_under_the_csp_of_its_template(page: Page, dev_server: DevServer) -> None:
@@ -17,15 +27,27 @@ def test_the_widget_runs_in_a_sandboxed_frame_under_the_csp_of_its_template(page
     expect(widget(page).locator('[data-widget="text"]')).to_have_text("csp")
     assert iframe.get_attribute("sandbox") == "allow-scripts allow-forms"  # no allow-same-origin
     csp = iframe.get_attribute("data-csp") or ""
-    assert f"script-src {dev_server.base} 'sha256-" in csp
+    # The template's origin, and one inline script by its hash: the playground's CSP violation listener.
+    assert re.search(rf"script-src {re.escape(dev_server.base)} {HASH};", csp)
     assert f"connect-src {dev_server.base};" in csp
     assert "default-src 'none'" in csp
     assert "*" not in csp
 
 
-@pytest.mark.parametrize("bridge", BRIDGES)
-def test_the_theme_toggle_reaches_the_widget_over_each_bridge(page: Page, dev_server: DevServer, bridge: str) -> None:
-    page.goto(dev_server.playground("display_demo", {"message": "theme"}, bridge=bridge))
+def test_as_chatgpt_the_frame_also_allows_exactly_the_window_openai_script_by_its_hash(
+    page: Page, dev_server: DevServer
+) -> None:
+    page.goto(dev_server.playground("display_demo", {"message": "csp"}, host="chatgpt"))
+    expect(widget(page).locator('[data-widget="text"]')).to_have_text("csp")
+    csp = page.locator('[data-testid="widget-frame"]').get_attribute("data-csp") or ""
+    assert re.search(rf"script-src {re.escape(dev_server.base)} {HASH} {HASH};", csp)
+
+
+@pytest.mark.parametrize("host", BRIDGES, ids=bridge_id)
+def test_the_theme_toggle_reaches_the_widget_over_each_bridge(
+    page: Page, dev_server: DevServer, host: dict[str, str]
+) -> None:
+    page.goto(dev_server.playground("display_demo", {"message": "theme"}, **host))
     root = widget(page).locator("html")
     expect(widget(page).locator('[data-widget="text"]')).to_have_text("theme")
     expect(root).to_have_attribute("data-theme", "light")
@@ -36,16 +58,18 @@ def test_the_theme_toggle_reaches_the_widget_over_each_bridge(page: Page, dev_se
 def test_with_only_window_openai_the_board_renders_and_moves_through_call_tool(
     page: Page, dev_server: DevServer
 ) -> None:
-    page.goto(dev_server.playground("chess_new_game", {}, bridge="openai"))
+    page.goto(dev_server.playground("chess_new_game", {}, host="chatgpt", bridge="openai"))
     frame = widget(page)
     expect(chess(frame)).to_have_attribute("data-ply", "0")
     expect(frame.locator("html")).to_have_attribute("data-bridge", "openai")
     click_move(frame, "e2", "e4", ply_after=1)
 
 
-@pytest.mark.parametrize("bridge", ["mcp-apps", "openai"])
-def test_a_message_from_the_widget_appears_as_a_chat_bubble(page: Page, dev_server: DevServer, bridge: str) -> None:
-    page.goto(dev_server.playground("chess_new_game", {}, bridge=bridge))
+@pytest.mark.parametrize("host", [BRIDGES[0], BRIDGES[2]], ids=bridge_id)
+def test_a_message_from_the_widget_appears_as_a_chat_bubble(
+    page: Page, dev_server: DevServer, host: dict[str, str]
+) -> None:
+    page.goto(dev_server.playground("chess_new_game", {}, **host))
     frame = widget(page)
     game_id = chess(frame).get_attribute("data-game-id")
     frame.locator('[data-testid="chess-ask"]').click()
@@ -64,7 +88,10 @@ def test_the_frame_takes_the_height_the_widget_reports(page: Page, dev_server: D
 def test_widget_state_keeps_a_flipped_board_flipped_when_the_game_is_shown_again(
     page: Page, dev_server: DevServer
 ) -> None:
-    frame = open_new_game(page, dev_server)
+    # widgetState is ChatGPT's (window.openai); MCP Apps has none, so a new frame there starts unflipped.
+    page.goto(dev_server.playground("chess_new_game", {}, host="chatgpt"))
+    frame = widget(page)
+    expect(chess(frame)).to_have_attribute("data-ply", "0")
     game_id = chess(frame).get_attribute("data-game-id")
     frame.locator('[data-testid="chess-flip"]').click()
     expect(chess(frame)).to_have_attribute("data-orientation", "black")

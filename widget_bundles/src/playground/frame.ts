@@ -1,10 +1,14 @@
-// Renders a template in a sandboxed iframe with its CSP and hosts it through both bridges:
-// MCP Apps (AppBridge from @modelcontextprotocol/ext-apps) and ChatGPT's window.openai (emulated).
+// Renders a template in a sandboxed iframe with its CSP and hosts it through the bridges the emulated host has
+// (hosts.ts): MCP Apps (AppBridge from @modelcontextprotocol/ext-apps) and, as ChatGPT, window.openai (emulated).
+// The CSP is a <meta> first in the template's <head>: default-src 'none', scripts only from the template's
+// resourceDomains plus, by their hashes, the playground's violation listener (csp-watch.ts) and, as ChatGPT, the
+// window.openai script; never 'unsafe-eval' or 'unsafe-inline'.
 
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { isRecord } from "../shared/dom";
 import { sha256, widgetCsp } from "./csp";
+import { CSP_WATCH_SCRIPT, watchCsp, type CspViolation } from "./csp-watch";
 import type { Template } from "./mcp";
 import { serveShim, shimScript } from "./openai-shim";
 
@@ -14,6 +18,8 @@ export type Theme = "light" | "dark";
 export interface FrameHost {
   callTool(name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<Record<string, unknown>>;
   message(text: string): void;
+  /** A Content-Security-Policy violation in the widget's frame. */
+  cspViolation(violation: CspViolation): void;
   widgetState: Map<string, unknown>;
 }
 
@@ -43,6 +49,7 @@ export class WidgetFrame {
   readonly iframe: HTMLIFrameElement;
   private bridge: AppBridge | null = null;
   private shim: ReturnType<typeof serveShim> | null = null;
+  private stopCspWatch: (() => void) | null = null;
 
   constructor(
     private readonly container: HTMLElement,
@@ -60,8 +67,8 @@ export class WidgetFrame {
     const session = sessionOf(result);
     const structured = isRecord(result.structuredContent) ? result.structuredContent : null;
     const meta = isRecord(result._meta) ? result._meta : null;
-    const hashes: string[] = [];
-    let head = "";
+    const hashes: string[] = [await sha256(CSP_WATCH_SCRIPT)];
+    let head = `<script>${CSP_WATCH_SCRIPT}</script>`;
     if (mode !== "mcp-apps") {
       const script = shimScript({
         theme: options.theme,
@@ -83,6 +90,7 @@ export class WidgetFrame {
     this.container.replaceChildren(this.iframe);
     const frame = this.iframe.contentWindow;
     if (!frame) throw new Error("the widget frame has no window");
+    this.stopCspWatch = watchCsp(frame, (violation) => this.host.cspViolation(violation));
 
     const resize = (height: number): void => {
       if (Number.isFinite(height) && height > 0) this.iframe.style.height = `${Math.min(Math.ceil(height), 4000)}px`;
@@ -126,6 +134,7 @@ export class WidgetFrame {
   }
 
   destroy(): void {
+    this.stopCspWatch?.();
     this.shim?.stop();
     void this.bridge?.close();
     this.iframe.remove();

@@ -6,14 +6,20 @@ import "../shared/base.css";
 import "./playground.css";
 import { asText, el, isRecord } from "../shared/dom";
 import { applyTheme, type Theme } from "../shared/theme";
+import { describeViolation } from "./csp-watch";
 import { activityPanel } from "./events";
 import { WidgetFrame, type BridgeMode, type FrameHost } from "./frame";
-import { callTool, findTemplate, listTools, readTemplate, SUBJECT, type ToolInfo } from "./mcp";
+import { HOSTS, hostKind, hostSpec, SUBJECT, type HostKind } from "./hosts";
+import { callTool, findTemplate, listTools, readTemplate, useIdentity, type ToolInfo } from "./mcp";
+import { discoverSignIn, signIn, type SignInAvailability } from "./sign-in";
 
 const params = new URLSearchParams(location.search);
-const MODES: BridgeMode[] = ["both", "mcp-apps", "openai"];
+// ChatGPT offers both bridges, or (bridge=openai) only window.openai, as ChatGPT did before MCP Apps. The other
+// hosts have the MCP Apps bridge only.
+const CHATGPT_BRIDGES: BridgeMode[] = ["both", "openai"];
+const host: HostKind = hostKind(params.get("host"));
 let theme: Theme = params.get("theme") === "dark" ? "dark" : "light";
-let mode: BridgeMode = MODES.find((m) => m === params.get("bridge")) ?? "both";
+let mode: BridgeMode = host === "chatgpt" ? (CHATGPT_BRIDGES.find((m) => m === params.get("bridge")) ?? "both") : "mcp-apps";
 let frame: WidgetFrame | null = null;
 let tools: ToolInfo[] = [];
 
@@ -21,24 +27,28 @@ const toolSelect = el("select", { "data-testid": "tool-select", "aria-label": "t
 const argsInput = el("textarea", { "data-testid": "tool-args", rows: 4, spellcheck: "false", "aria-label": "arguments (JSON)" });
 const callButton = el("button", { type: "button", "data-testid": "call-tool" }, "Call tool");
 const themeButton = el("button", { type: "button", "data-testid": "theme-toggle" }, "Dark");
-const modeSelect = el("select", { "data-testid": "bridge-select", "aria-label": "bridge" }, ...MODES.map((m) => el("option", { value: m }, m)));
+const hostSelect = el("select", { "data-testid": "host-select", "aria-label": "host" }, ...HOSTS.map((h) => el("option", { value: h.kind }, h.label)));
+const identity = el("span", { class: "wm-muted identity", "data-testid": "host-identity" }, hostSpec(host).summary);
+const modeSelect = el("select", { "data-testid": "bridge-select", "aria-label": "bridge" }, ...CHATGPT_BRIDGES.map((m) => el("option", { value: m }, m)));
 const chat = el("div", { class: "chat", "data-testid": "chat" });
 const stage = el("div", { class: "stage", "data-testid": "stage" });
+const violations = el("ul", { class: "csp-violations", "data-testid": "csp-violations", "aria-label": "CSP violations" });
 const app = el(
   "div",
-  { class: "playground", "data-state": "loading" },
+  { class: "playground", "data-state": "loading", "data-host": host },
   el(
     "header",
     {},
     el("h1", {}, "widget-mcp playground"),
-    el("span", { class: "wm-muted" }, `as ${SUBJECT}`),
-    el("label", {}, "bridge ", modeSelect),
+    el("label", {}, "host ", hostSelect),
+    identity,
+    host === "chatgpt" && el("label", {}, "bridge ", modeSelect),
     themeButton,
   ),
   el(
     "main",
     {},
-    el("section", { class: "call" }, el("label", {}, "tool ", toolSelect), argsInput, callButton, chat, stage),
+    el("section", { class: "call" }, el("label", {}, "tool ", toolSelect), argsInput, callButton, chat, stage, violations),
     activityPanel(),
   ),
 );
@@ -54,7 +64,7 @@ function narration(result: Record<string, unknown>): string {
   return content.map((c) => asText(c.text)).join("\n");
 }
 
-const host: FrameHost = {
+const frameHost: FrameHost = {
   widgetState,
   async callTool(name, args, meta) {
     say("tool", `widget → ${name} ${JSON.stringify(args)}`);
@@ -63,12 +73,15 @@ const host: FrameHost = {
   message(text) {
     say("user", text);
   },
+  cspViolation(violation) {
+    violations.appendChild(el("li", { "data-testid": "csp-violation" }, `CSP violation: ${describeViolation(violation)}`));
+  },
 };
 
 async function render(templateUri: string, toolInput: Record<string, unknown>, result: Record<string, unknown>): Promise<void> {
   frame?.destroy();
   const template = await readTemplate(templateUri);
-  frame = new WidgetFrame(stage, host);
+  frame = new WidgetFrame(stage, frameHost);
   await frame.mount({ template, toolInput, result, mode, theme });
 }
 
@@ -97,6 +110,44 @@ async function guarded(work: () => Promise<void>): Promise<void> {
   }
 }
 
+/** The signed-in choice says when sign-in is not there, and why. */
+function offerSignIn(availability: SignInAvailability): void {
+  const option = hostSelect.querySelector<HTMLOptionElement>('option[value="signed-in"]');
+  if (!option || availability.available) return;
+  option.disabled = true;
+  option.textContent = `${hostSpec("signed-in").label} (off)`;
+  option.title = availability.reason;
+}
+
+/** Sets up the identity the chosen host sends. */
+async function useHost(availability: SignInAvailability): Promise<void> {
+  identity.textContent = hostSpec(host).summary;
+  if (host === "chatgpt") {
+    useIdentity({ meta: { "openai/subject": SUBJECT } });
+  } else if (host === "mcp-apps") {
+    useIdentity({ meta: {} });
+  } else {
+    if (!availability.available) {
+      identity.textContent = availability.reason;
+      throw new Error(availability.reason);
+    }
+    const server = availability.server;
+    identity.textContent = "signing in…";
+    const first = await signIn(server);
+    useIdentity({ meta: {}, token: first.token, renew: async () => (await signIn(server)).token });
+    identity.textContent = `signed in as ${first.subject} (bearer token from ${server.issuer})`;
+    identity.dataset.subject = first.subject;
+  }
+}
+
+/** Another host is another conversation: the page starts again as that host (same tool and arguments). */
+function switchHost(next: string): void {
+  const query = new URLSearchParams(location.search);
+  query.set("host", next);
+  if (next !== "chatgpt") query.delete("bridge");
+  location.search = query.toString();
+}
+
 function setTheme(next: Theme): void {
   theme = next;
   applyTheme(theme);
@@ -106,10 +157,21 @@ function setTheme(next: Theme): void {
 
 async function start(): Promise<void> {
   document.body.appendChild(app);
+  if (params.get("host") !== host) {
+    params.set("host", host); // the URL always names the host, so a copied link opens the same one
+    history.replaceState(null, "", `${location.pathname}?${params}`);
+  }
   setTheme(theme);
+  hostSelect.value = host;
+  hostSelect.addEventListener("change", () => switchHost(hostSelect.value));
   modeSelect.value = mode;
   modeSelect.addEventListener("change", () => (mode = (modeSelect.value as BridgeMode) ?? "both"));
   themeButton.addEventListener("click", () => setTheme(theme === "dark" ? "light" : "dark"));
+  const availability = await discoverSignIn().catch(
+    (error: unknown): SignInAvailability => ({ available: false, reason: `Sign-in could not be checked: ${String(error)}` }),
+  );
+  offerSignIn(availability);
+  await useHost(availability);
   tools = await listTools();
   toolSelect.replaceChildren(...tools.map((t) => el("option", { value: t.name }, t.title ? `${t.name} — ${t.title}` : t.name)));
   callButton.addEventListener("click", () => void guarded(() => run(toolSelect.value, parseArgs(argsInput.value))));

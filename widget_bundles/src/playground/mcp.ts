@@ -1,30 +1,59 @@
-// A minimal MCP client over the local server's POST /mcp (stateless JSON responses), acting as a host would:
-// every tools/call carries a stable `openai/subject`, so the playground user owns its games.
+// A minimal MCP client over the local server's POST /mcp (stateless JSON responses), acting as a host would.
+// What identity it sends is the emulated host's (hosts.ts): `_meta` keys added to every tools/call (ChatGPT's
+// `openai/subject`), an `Authorization: Bearer` token (signed in), or nothing at all (an MCP Apps host).
 
 import { isRecord } from "../shared/dom";
-
-export const SUBJECT = "playground-user";
 
 export class RpcError extends Error {
   constructor(
     message: string,
     readonly code: number,
+    readonly status = 200,
   ) {
     super(message);
   }
 }
 
+export interface Identity {
+  /** Added to every tools/call's `_meta` (over what the widget sent). */
+  meta: Record<string, unknown>;
+  /** Sent as `Authorization: Bearer …` on every request. */
+  token?: string;
+  /** Gets a fresh token once the server refuses this one (401); undefined: cannot. */
+  renew?: () => Promise<string>;
+}
+
+let identity: Identity = { meta: {} };
+
+export function useIdentity(next: Identity): void {
+  identity = next;
+}
+
 let nextId = 1;
 
+async function post(method: string, params: Record<string, unknown>): Promise<Response> {
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  if (identity.token) headers.authorization = `Bearer ${identity.token}`;
+  return fetch("/mcp", { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }) });
+}
+
 export async function rpc(method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-  const response = await fetch("/mcp", {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }),
-  });
-  const body: unknown = await response.json();
-  if (!isRecord(body)) throw new RpcError(`unexpected answer (HTTP ${response.status})`, -1);
-  if (isRecord(body.error)) throw new RpcError(String(body.error.message), Number(body.error.code));
+  let response = await post(method, params);
+  if (response.status === 401 && identity.token && identity.renew) {
+    identity.token = await identity.renew();
+    response = await post(method, params);
+  }
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    // not JSON: reported below with the status
+  }
+  if (isRecord(body) && isRecord(body.error)) {
+    const status = response.ok ? "" : ` (HTTP ${response.status})`;
+    throw new RpcError(`${String(body.error.message)}${status}`, Number(body.error.code), response.status);
+  }
+  if (!isRecord(body)) throw new RpcError(`unexpected answer (HTTP ${response.status})`, -1, response.status);
   return isRecord(body.result) ? body.result : {};
 }
 
@@ -60,7 +89,8 @@ export async function callTool(
   args: Record<string, unknown>,
   meta: Record<string, unknown> = {},
 ): Promise<Record<string, unknown>> {
-  return rpc("tools/call", { name, arguments: args, _meta: { ...meta, "openai/subject": SUBJECT } });
+  const merged = { ...meta, ...identity.meta };
+  return rpc("tools/call", Object.keys(merged).length ? { name, arguments: args, _meta: merged } : { name, arguments: args });
 }
 
 export interface Template {
