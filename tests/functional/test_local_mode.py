@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import re
 import signal
+import socket
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import boto3
 import httpx
 import pytest
 from mcp import Client
-from widget_mcp.local.process import LocalServer, local_server
+from widget_mcp.local.__main__ import StartError
+from widget_mcp.local.__main__ import _port as check_port
+from widget_mcp.local.process import ROOT, LocalServer, local_server
 
 
 class DevServer:
@@ -57,3 +63,46 @@ async def test_dev_server_prints_its_urls_serves_mcp_and_stops_cleanly_on_ctrl_c
     assert dev_server.proc.returncode == 0
     assert "Traceback" not in rest
     assert rest.strip().endswith("stopped")
+
+
+async def test_the_servers_root_sends_a_browser_to_the_playground(dev_server: DevServer) -> None:
+    async with httpx.AsyncClient() as http:
+        root = await http.get(f"{dev_server.base}/")
+    assert (root.status_code, root.headers["location"]) == (307, "/playground")
+
+
+def start(port: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "PORT"))}
+    env.update({"PORT": port, "PYTHONPATH": str(ROOT / "lambda_src")})
+    return subprocess.run(
+        [sys.executable, "-m", "widget_mcp.local"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+@pytest.mark.parametrize("port", ["0x1F90", "70000", "-1", "", "80 80"])
+def test_a_port_that_is_not_a_port_number_is_refused_in_one_sentence(port: str) -> None:
+    with pytest.raises(StartError) as caught:
+        check_port(port)
+    assert str(caught.value) == f"PORT must be a TCP port number from 1 to 65535, got {port!r}"
+
+
+def test_make_dev_with_port_notaport_prints_that_sentence_and_exits_2() -> None:
+    ran = start("notaport")
+    assert ran.returncode == 2
+    assert ran.stderr.strip() == "PORT must be a TCP port number from 1 to 65535, got 'notaport'"
+    assert ran.stdout == ""
+
+
+def test_a_busy_port_is_one_sentence_suggesting_another_and_starts_nothing() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        ran = start(str(port))
+    assert ran.returncode == 2
+    assert ran.stderr.strip() == (
+        f"port {port} on 127.0.0.1 is already in use (another `make dev`?): stop it, or choose another port, "
+        f"e.g. PORT={port + 1} make dev"
+    )
+    assert "Traceback" not in ran.stderr + ran.stdout
+    assert "AWS (moto)" not in ran.stdout

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
 import socket
@@ -70,9 +71,42 @@ def _sign_in_lines(mode: str, issuer_url: str | None, issuer: LocalIssuer | None
     )
 
 
+class StartError(Exception):
+    """Local mode cannot start; the message is one sentence for the person who ran `make dev`."""
+
+
+def _port(text: str) -> int:
+    if not text.strip().isdigit() or not 1 <= int(text) <= 65535:
+        raise StartError(f"PORT must be a TCP port number from 1 to 65535, got {text!r}")
+    return int(text)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """Bind before starting anything, so a busy port is one clear sentence, not a traceback after moto started."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise StartError(
+                f"port {port} on {host} is already in use (another `make dev`?): stop it, or choose another "
+                f"port, e.g. PORT={port + 1} make dev"
+            ) from None
+        raise StartError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.listen(2048)
+    return sock
+
+
 def main() -> int:
     host = "127.0.0.1"
-    port = int(os.environ.get("PORT", "8000"))
+    try:
+        port = _port(os.environ.get("PORT", "8000"))
+        listening = _listen(host, port)
+    except StartError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     base = f"http://{host}:{port}"
     os.environ.setdefault("WIDGET_BASE_URL", f"{base}/widgets")
     os.environ.setdefault("WIDGET_MANIFEST", str(WIDGET_DIST / "manifest.json"))
@@ -83,6 +117,7 @@ def main() -> int:
     try:
         settings = load_settings()
     except SettingsError as exc:
+        listening.close()
         print(exc, file=sys.stderr)
         return 2
     with local_aws(settings.table_name) as aws:
@@ -115,7 +150,7 @@ def main() -> int:
                 lifespan="off",
                 timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
             )
-            LocalServer(config, feed, banner).run()
+            LocalServer(config, feed, banner).run(sockets=[listening])
     print("stopped", flush=True)
     return 0
 

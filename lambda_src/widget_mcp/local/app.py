@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from fastapi import FastAPI
+from starlette.requests import Request
+from starlette.responses import RedirectResponse
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp
 
@@ -17,6 +19,11 @@ from widget_mcp.wiring import Core
 
 REPO = Path(__file__).resolve().parents[3]
 WIDGET_DIST = REPO / "widget_bundles" / "dist"
+
+
+async def _to_playground(request: Request) -> RedirectResponse:
+    """Someone opening the server's root in a browser wants the playground."""
+    return RedirectResponse("/playground", status_code=307)
 
 
 def build_local_app(
@@ -39,6 +46,7 @@ def build_local_app(
         widget_dir=widget_dir,
         mcp_tap=tap,
         extra_routes=[
+            Route("/", _to_playground, methods=["GET"]),
             Route("/playground", PlaygroundPage(widget_dir / "manifest.json").page, methods=["GET"]),
             Route("/events", events.stream, methods=["GET"]),
             *core.sign_in_routes(),
