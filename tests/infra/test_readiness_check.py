@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from broken_app_server import build_broken_app
@@ -94,7 +95,32 @@ def test_a_broken_server_gets_an_error_for_each_broken_rule(
 
 def test_an_unreachable_endpoint_exits_2_with_one_sentence(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["http://127.0.0.1:9/mcp"]) == 2
-    assert capsys.readouterr().err.startswith("cannot check http://127.0.0.1:9/mcp")
+    assert capsys.readouterr().err == (
+        "cannot check http://127.0.0.1:9/mcp: nothing answered at 127.0.0.1 (connection refused or unreachable)\n"
+    )
+
+
+@pytest.fixture
+def not_mcp() -> Iterator[str]:
+    async def plain(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 404, "headers": [(b"content-type", b"text/html")]})
+        await send({"type": "http.response.body", "body": b"<h1>Not Found</h1>"})
+
+    with serve(plain) as url:
+        yield url
+
+
+def test_a_url_that_speaks_no_mcp_exits_2_saying_so(not_mcp: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([f"{not_mcp}/"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"cannot check {not_mcp}/: it does not answer as an MCP endpoint (")
+    assert err.endswith("the URL should be the server's MCP path, e.g. https://<api>/mcp\n")
+
+
+def test_a_tls_failure_exits_2_naming_the_handshake(not_mcp: str, capsys: pytest.CaptureFixture[str]) -> None:
+    https = not_mcp.replace("http://", "https://")
+    assert main([f"{https}/mcp"]) == 2
+    assert capsys.readouterr().err.startswith(f"cannot check {https}/mcp: the TLS handshake with 127.0.0.1 failed (")
 
 
 def test_a_plain_http_remote_endpoint_is_an_error() -> None:

@@ -7,6 +7,7 @@ import asyncio
 import sys
 from collections.abc import Sequence
 
+from widget_mcp.readiness.failures import explain
 from widget_mcp.readiness.probe import collect
 from widget_mcp.readiness.rules import Finding, check, is_local
 
@@ -34,7 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         snapshot = asyncio.run(collect(args.url))
     except Exception as exc:  # noqa: BLE001 - any failure to connect is reported as one sentence
-        print(f"cannot check {args.url}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(explain(args.url, exc), file=sys.stderr)
         return 2
     findings = check(snapshot, for_submission=for_submission)
     print(f"{args.url}: {len(snapshot.tools)} tool(s), {len(snapshot.template_uris)} template(s)")
