@@ -23,6 +23,7 @@ help:
 	@echo "make deploy  cdk deploy the stack (needs AWS credentials and a bootstrapped account)"
 	@echo "make asset   build the Lambda code asset (arm64, Python 3.13) and print its size"
 	@echo "make check-app URL=https://…/mcp   the ChatGPT/MCP Apps readiness check against an endpoint"
+	@echo "make app NAME=weather [WIDGET=1]    scaffold a new app (and its own widget), its tests, and register it"
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -109,3 +110,9 @@ deploy: $(VENV)/.synced $(CDK) $(WIDGET_STAMP)
 check-app: $(VENV)/.synced
 	@test -n "$(URL)" || { echo "usage: make check-app URL=https://<api>/mcp" >&2; exit 2; }
 	$(PY) -m widget_mcp.readiness "$(URL)" $(CHECK_ARGS)
+
+# --- a new app on the toolkit (README, "Build your own app") ---
+.PHONY: app
+app: $(VENV)/.synced
+	@test -n "$(NAME)" || { echo "usage: make app NAME=weather [WIDGET=1]" >&2; exit 2; }
+	$(PY) -m widget_mcp.local.scaffold "$(NAME)" $(if $(WIDGET),--widget)

@@ -1,0 +1,247 @@
+"""The files a new app starts from (see scaffold.py). `$name`, `$Title` and `$widget` are filled in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from string import Template
+
+INIT = '''"""The $title app. Scaffolded by `make app`; edit freely.
+
+`domain.py` holds the logic and does no I/O; `tools.py` declares the MCP tools. An app that keeps state builds
+a repository on `context.store` in `tool_book` (the chess and forms apps show how).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from widget_mcp.apps.$name.tools import book
+
+if TYPE_CHECKING:
+    from widget_mcp.apps.registry import AppContext
+    from widget_mcp.toolkit import ToolBook
+
+__all__ = ["book", "tool_book"]
+
+
+def tool_book(context: AppContext) -> ToolBook:
+    return book
+'''
+
+DOMAIN = '''"""The $title app's logic: pure functions, no I/O, errors that carry the offending input."""
+
+from __future__ import annotations
+
+
+class EmptyName(ValueError):
+    """A name with nothing in it but spaces."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__("Give a name to greet: it was empty.")
+        self.name = name
+
+
+def greeting(name: str) -> str:
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise EmptyName(name)
+    return f"Hello, {cleaned}!"
+'''
+
+TOOLS = '''"""The $title app's tools: thin handlers that parse input, call the domain and shape the result."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from widget_mcp.apps.$name.domain import EmptyName, greeting
+$toolkit_imports
+book = ToolBook()
+$widget_spec
+
+class GreetInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    # Every string, number and list argument needs a cap: the toolkit refuses to declare a tool without one.
+    name: str = Field(max_length=100, description="Who to greet.")
+
+
+class GreetOutput(BaseModel):
+    greeting: str
+
+
+@book.tool(
+    name="${name}_greet",
+    title="Greet someone",
+    description="Greets someone by name and shows the greeting. Use it when the user asks to be greeted.",
+    output=GreetOutput,
+    read_only=True,
+    destructive=False,
+    open_world=False,
+    idempotent=True,
+    invoking="Greeting…",
+    invoked="Greeted",
+    widget=$widget,
+)
+def ${name}_greet(args: GreetInput, call: ToolCall) -> ToolResult:
+    try:
+        text = greeting(args.name)
+    except EmptyName as exc:
+        raise ToolError(str(exc), code="empty_name") from exc
+    call.emit("text", {"text": text}, fallback=text)  # a display widget; its fallback is also in `content`
+    return ToolResult(structured=GreetOutput(greeting=text), narration=text)
+'''
+
+WIDGET_IMPORTS = (
+    "from widget_mcp.toolkit import ToolBook, ToolCall, ToolError, ToolResult\n"
+    "from widget_mcp.toolkit.widgets import WidgetSpec\n"
+)
+WIDGET_SPEC = """
+# The widget bundle widget_bundles/src/$name/main.ts, built into its own entry.
+${NAME}_WIDGET = WidgetSpec(
+    name="$kebab",
+    entry="$kebab",
+    title="$title",
+    description="Shows the $title app's greeting.",
+)
+"""
+DISPLAY_IMPORTS = "from widget_mcp.toolkit import DISPLAY_HOST, ToolBook, ToolCall, ToolError, ToolResult\n"
+
+UNIT_TEST = '''"""The $title app's domain, without MCP or storage."""
+
+from __future__ import annotations
+
+import pytest
+from widget_mcp.apps.$name.domain import EmptyName, greeting
+
+
+def test_a_name_is_greeted_with_its_spaces_tidied() -> None:
+    assert greeting("  Ada   Lovelace ") == "Hello, Ada Lovelace!"
+
+
+def test_an_empty_name_is_refused_and_carries_what_was_sent() -> None:
+    with pytest.raises(EmptyName) as caught:
+        greeting("   ")
+    assert caught.value.name == "   "
+'''
+
+FUNCTIONAL_TEST = '''"""The $title app's tools through the official MCP client, in memory."""
+
+from __future__ import annotations
+
+import pytest
+from mcp import Client
+from mcp_types import CallToolResult, TextContent
+from widget_mcp.server import build_server
+from widget_mcp.settings import Settings
+from widget_mcp.storage.memory import InMemoryDocumentStore
+from widget_mcp.wiring import build_core
+
+
+@pytest.fixture
+def client(settings: Settings) -> Client:
+    return Client(build_server(build_core(settings, store=InMemoryDocumentStore()).runtime), mode="legacy")
+
+
+def texts(result: CallToolResult) -> list[str]:
+    return [block.text for block in result.content if isinstance(block, TextContent)]
+
+
+async def test_greeting_answers_with_structured_content_a_widget_and_a_narration(client: Client) -> None:
+    async with client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        result = await client.call_tool("${name}_greet", {"name": "Ada"})
+
+    assert tools["${name}_greet"].meta is not None
+    assert tools["${name}_greet"].meta["ui"]["resourceUri"].startswith("ui://widget/$widget_name-")
+    assert result.structured_content == {"greeting": "Hello, Ada!"}
+    assert result.meta is not None
+    assert result.meta["widgets"] == [
+        {"type": "widget", "widget": "text", "data": {"text": "Hello, Ada!"}, "fallback": "Hello, Ada!"}
+    ]
+    assert texts(result) == ["Hello, Ada!", "Hello, Ada!"]
+
+
+async def test_an_empty_name_is_an_error_result_with_its_code(client: Client) -> None:
+    async with client:
+        result = await client.call_tool("${name}_greet", {"name": "  "})
+
+    assert result.is_error
+    assert result.structured_content == {
+        "error": {"code": "empty_name", "message": "Give a name to greet: it was empty."}
+    }
+'''
+
+WIDGET_MAIN = """// The $title app's widget: shows the greeting from the tool's structuredContent.
+
+import "../shared/zod-jitless"; // first: before any module builds a zod schema
+import "../shared/base.css";
+import "./$name.css";
+import { startWidget, type ToolResult } from "../shared/bridge";
+import { el } from "../shared/dom";
+
+function render(root: HTMLElement, result: ToolResult): void {
+  const greeting = result.structuredContent?.greeting;
+  const text = typeof greeting === "string" ? greeting : (result.content?.[0]?.text ?? "Nothing to show.");
+  // Text from the model or a user is always set as text, never as HTML.
+  root.replaceChildren(el("p", { class: "$name-greeting", "data-testid": "$name-greeting" }, text));
+}
+
+const root = document.getElementById("root");
+if (root) {
+  root.replaceChildren(el("p", { class: "wm-muted" }, "Waiting for the tool result…"));
+  startWidget({ name: "$kebab", onResult: (result) => render(root, result) });
+}
+"""
+
+WIDGET_CSS = """.$name-greeting {
+  font-size: 1.25rem;
+  margin: 0.5rem 0;
+}
+"""
+
+
+def _fill(template: str, name: str, *, widget: bool) -> str:
+    title = name.replace("_", " ").title()
+    spec = f"{name.upper()}_WIDGET"
+    kebab = widget_entry(name)
+    return Template(template).substitute(
+        name=name,
+        NAME=name.upper(),
+        title=title,
+        widget=spec if widget else "DISPLAY_HOST",
+        widget_name=kebab if widget else "display",
+        kebab=kebab,
+        toolkit_imports=WIDGET_IMPORTS if widget else DISPLAY_IMPORTS,
+        widget_spec=Template(WIDGET_SPEC).substitute(name=name, NAME=name.upper(), title=title, kebab=kebab)
+        if widget
+        else "",
+    )
+
+
+def app_files(name: str, *, widget: bool) -> dict[Path, str]:
+    package = Path("lambda_src/widget_mcp/apps") / name
+    return {
+        package / "__init__.py": _fill(INIT, name, widget=widget),
+        package / "domain.py": _fill(DOMAIN, name, widget=widget),
+        package / "tools.py": _fill(TOOLS, name, widget=widget),
+        Path("tests/unit") / name / f"test_{name}_domain.py": _fill(UNIT_TEST, name, widget=widget),
+        Path("tests/functional") / f"test_{name}_tools.py": _fill(FUNCTIONAL_TEST, name, widget=widget),
+    }
+
+
+def widget_files(name: str) -> dict[Path, str]:
+    folder = Path("widget_bundles/src") / name
+    return {
+        folder / "main.ts": _fill(WIDGET_MAIN, name, widget=True),
+        folder / f"{name}.css": _fill(WIDGET_CSS, name, widget=True),
+    }
+
+
+def widget_entry(name: str) -> str:
+    """Widget and bundle entry names are kebab-case (they appear in `ui://widget/<name>-<hash>.html`)."""
+    return name.replace("_", "-")
+
+
+def registry_line(name: str) -> str:
+    return f'    "widget_mcp.apps.{name}",\n'

@@ -1,0 +1,111 @@
+"""`make app NAME=…`: in a copy of this repository, a scaffolded app (with and without its own widget) is
+registered, passes lint, type checks and its own tests, is counted by the tests that derive from the registry,
+and its widget builds into the bundle manifest."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from widget_mcp.local.scaffold import ScaffoldError, check_name
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_BIN = Path(sys.executable).parent
+
+
+def run(copy: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": f"{copy / 'lambda_src'}:{copy}"}
+    return subprocess.run(args, cwd=copy, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This repository's files as a clone would have them (plus files not yet committed), with two new apps."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    target = tmp_path_factory.mktemp("repo")
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    for args in (["weather"], ["news_feed", "--widget"]):
+        made = run(target, sys.executable, "-m", "widget_mcp.local.scaffold", *args)
+        assert made.returncode == 0, made.stderr
+    return target
+
+
+def test_the_new_apps_are_registered_in_the_one_list_of_apps(copy: Path) -> None:
+    registry = (copy / "lambda_src/widget_mcp/apps/registry.py").read_text()
+    assert (
+        '    "widget_mcp.apps.forms",\n    "widget_mcp.apps.weather",\n    "widget_mcp.apps.news_feed",\n)' in registry
+    )
+    assert '"news-feed": "src/news_feed/main.ts",' in (copy / "widget_bundles/vite.config.ts").read_text()
+
+
+def test_the_generated_code_passes_ruff_and_strict_mypy(copy: Path) -> None:
+    paths = ["lambda_src", "tests"]
+    lint = run(copy, str(VENV_BIN / "ruff"), "check", *paths)
+    formatted = run(copy, str(VENV_BIN / "ruff"), "format", "--check", *paths)
+    types = run(copy, str(VENV_BIN / "mypy"), "--cache-dir", str(copy / ".mypy_cache"))
+    assert lint.returncode == 0, lint.stdout
+    assert formatted.returncode == 0, formatted.stdout
+    assert types.returncode == 0, types.stdout
+
+
+def test_the_generated_tests_pass_and_the_derived_tests_count_the_new_tools(copy: Path) -> None:
+    tests = [
+        "tests/unit/weather",
+        "tests/unit/news_feed",
+        "tests/functional/test_weather_tools.py",
+        "tests/functional/test_news_feed_tools.py",
+        "tests/functional/test_request_limits.py",
+        "tests/functional/test_in_memory_client.py",
+    ]
+    ran = run(copy, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests)
+    assert ran.returncode == 0, ran.stdout[-3000:]
+    assert "[weather_greet.name]" in run(copy, sys.executable, "-m", "pytest", "--collect-only", "-q", tests[4]).stdout
+    listed = run(
+        copy,
+        sys.executable,
+        "-c",
+        "import sys; sys.path.insert(0, 'tests'); from served_tools import SERVED_TOOLS; print(SERVED_TOOLS[-2:])",
+    )
+    assert listed.stdout.strip() == "['weather_greet', 'news_feed_greet']", listed.stderr
+
+
+def test_the_new_widget_builds_into_the_manifest(copy: Path) -> None:
+    modules = ROOT / "widget_bundles" / "node_modules"
+    if not modules.is_dir():
+        pytest.fail("widget_bundles/node_modules is missing: run `make widgets` first", pytrace=False)
+    (copy / "widget_bundles" / "node_modules").symlink_to(modules)
+    built = run(copy / "widget_bundles", "npm", "run", "--silent", "build")
+    assert built.returncode == 0, built.stdout + built.stderr
+    manifest = json.loads((copy / "widget_bundles/dist/manifest.json").read_text())
+    assert {"news-feed", "display", "chess-board", "form"} <= set(manifest["entries"])
+    entry = manifest["entries"]["news-feed"]
+    assert (copy / "widget_bundles/dist" / entry["js"]).is_file()
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("Weather", "use 2 to 31 lower-case letters"),
+        ("w", "use 2 to 31 lower-case letters"),
+        ("news__feed", "use 2 to 31 lower-case letters"),
+        ("class", "that name is reserved"),
+        ("chess", "lambda_src/widget_mcp/apps/chess already exists"),
+    ],
+)
+def test_a_name_that_cannot_be_an_app_is_refused_saying_why(name: str, problem: str) -> None:
+    with pytest.raises(ScaffoldError, match=f"cannot create app {name!r}: {problem}"):
+        check_name(name, ROOT)
