@@ -4,6 +4,9 @@ Everything is built once at import (cold start, or before a SnapStart snapshot).
 on `/mcp`) goes straight from the API Gateway event to the endpoint; every other route goes through the
 FastAPI app under Mangum, built on first use. Mangum's lifespan stays off: the endpoint keeps no
 per-process protocol state, so no warm invocation can trip over a session manager started twice.
+
+Under SnapStart the init also primes the snapshot (`wiring.prepare_snapshot`): synthetic requests of every
+kind, so the first real requests after a restore import and build nothing.
 """
 
 from __future__ import annotations
@@ -25,8 +28,6 @@ from widget_mcp.wiring import build_core, prepare_snapshot  # noqa: E402
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
 
 core = build_core(get_settings())
-if os.environ.get("AWS_LAMBDA_INITIALIZATION_TYPE") == "snap-start":
-    prepare_snapshot(core)  # the snapshot holds the initialised process: pay for lazy imports there
 _logger = core.observability.logger
 # One loop for the container's life, shared with Mangum (which uses the current loop).
 _loop = asyncio.new_event_loop()
@@ -94,3 +95,7 @@ def _with_lambda_context(handle: Handler) -> Handler:
 handler = _with_lambda_context(_handle)
 if core.observability.tracer is not None:
     handler = core.observability.tracer.capture_lambda_handler(handler)
+if os.environ.get("AWS_LAMBDA_INITIALIZATION_TYPE") == "snap-start":
+    # The snapshot holds the initialised process: synthetic requests through `_handle` pay there for what the
+    # first requests after a restore would import or build (not through `handler`, so cold_start stays true).
+    prepare_snapshot(core, _handle)

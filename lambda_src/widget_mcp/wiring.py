@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import importlib
+import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from widget_mcp.observability import Observability, ToolTelemetry
 from widget_mcp.server import build_runtime, build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import DocumentStore
-from widget_mcp.toolkit.runtime import ToolRuntime
+from widget_mcp.toolkit.call import ToolCall
+from widget_mcp.toolkit.runtime import CallObserver, ToolRuntime
 from widget_mcp.toolkit.tools import ToolBook
 from widget_mcp.transport.endpoint import McpEndpoint
 from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
@@ -33,6 +36,8 @@ class Core:
     endpoint: McpEndpoint
     store: DocumentStore
     sign_in: SignIn | None = None
+    # The runtime's call observer (logs and metrics per tool call), which snapshot priming silences.
+    calls: MutableObserver | None = None
 
     def sign_in_routes(self) -> list[BaseRoute]:
         """The metadata (and registration) routes sign-in adds beside `/mcp`; none when it is off."""
@@ -41,6 +46,22 @@ class Core:
         from widget_mcp.auth.routes import sign_in_routes
 
         return sign_in_routes(self.sign_in.gate, HostAllowlist(self.settings.allowed_hosts), self.sign_in.facade)
+
+
+class MutableObserver:
+    """Passes each tool call's report to `inner`, except while `muted`: synthetic calls leave no logs or metrics."""
+
+    def __init__(self, inner: CallObserver) -> None:
+        self.inner = inner
+        self.muted = False
+
+    def started(self, tool: str, call: ToolCall) -> None:
+        if not self.muted:
+            self.inner.started(tool, call)
+
+    def finished(self, tool: str, error_code: str | None, seconds: float) -> None:
+        if not self.muted:
+            self.inner.finished(tool, error_code, seconds)
 
 
 def build_books(settings: Settings, store: DocumentStore) -> list[ToolBook]:
@@ -62,7 +83,8 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
         from widget_mcp.storage.dynamodb import DynamoDbDocumentStore, default_client
 
         store = DynamoDbDocumentStore(default_client, settings.table_name, on_capacity=telemetry.capacity)
-    runtime = build_runtime(settings, build_books(settings, store), observer=telemetry, sync_in_thread=concurrent)
+    calls = MutableObserver(telemetry)
+    runtime = build_runtime(settings, build_books(settings, store), observer=calls, sync_in_thread=concurrent)
     sign_in = None
     if settings.auth_mode == "oauth":
         from widget_mcp.auth.setup import build_sign_in
@@ -76,20 +98,105 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
         gate=sign_in.gate if sign_in else None,
         cors=CorsPolicy(settings.cors_origins),
     )
-    return Core(settings, obs, runtime, endpoint, store, sign_in)
+    return Core(settings, obs, runtime, endpoint, store, sign_in, calls)
 
 
-# Libraries the apps import on first use, to keep cold starts short; a SnapStart snapshot should hold them.
-DEFERRED_IMPORTS = ("jsonschema", "jsonschema.validators")
+# Libraries the apps import on first use, to keep cold starts short; a SnapStart snapshot should hold them. And
+# `encodings.idna`: the first connection to a host name (DynamoDB's endpoint) encodes it with the IDNA codec.
+DEFERRED_IMPORTS = ("jsonschema", "jsonschema.validators", "encodings.idna")
+# The tool call that primes the tools/call path: the demo touches no state, so priming writes nothing.
+PRIMING_CALL = ("display_demo", {"message": "snapshot"})
+PRIMING_VERSION = "2025-11-25"
+
+LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 
 
-def prepare_snapshot(core: Core) -> None:
-    """Do before a SnapStart snapshot what would otherwise happen on the first calls after restore."""
+def prepare_snapshot(core: Core, handle: LambdaHandler | None = None) -> None:
+    """Do before a SnapStart snapshot what would otherwise happen on the first calls after restore.
+
+    With `handle` (the Lambda handler), synthetic API Gateway requests go through it: initialize, tools/list,
+    resources/list and templates/list, resources/read of each template, ping and a tool call that keeps no
+    state, in both protocol eras, and GET /healthz and the OAuth metadata through the web app (which builds
+    it). Tool telemetry is muted meanwhile. A failure here is logged, never raised: priming only saves time.
+    """
     connect = getattr(core.store, "connect", None)
     if connect is not None:
         connect()
     for name in DEFERRED_IMPORTS:
         importlib.import_module(name)
+    if handle is None:
+        return
+    logger = core.observability.logger
+    if core.calls is not None:
+        core.calls.muted = True
+    try:
+        for event in _priming_events(core):
+            reply = handle(event, None)
+            if reply.get("statusCode") not in (200, 404):
+                logger.warning("a snapshot priming request was not answered", extra={"route": event["routeKey"]})
+    except Exception:
+        logger.exception("priming the snapshot failed; the first requests after restore will do it")
+    finally:
+        logger.set_correlation_id(None)  # the priming requests' id must not label what the restored process logs
+        if core.calls is not None:
+            core.calls.muted = False
+
+
+def _priming_events(core: Core) -> list[dict[str, Any]]:
+    host = next(iter(core.settings.allowed_hosts), "localhost").strip().lower()
+    if host.endswith(":*"):
+        host = host[:-2]
+
+    def event(method: str, path: str, body: dict[str, Any] | None = None, **headers: str) -> dict[str, Any]:
+        all_headers = {"host": host, "accept": "application/json", "content-type": "application/json", **headers}
+        return {
+            "version": "2.0",
+            "routeKey": f"{method} {path}",
+            "rawPath": path,
+            "rawQueryString": "",
+            "headers": all_headers,
+            "requestContext": {
+                "http": {"method": method, "path": path, "protocol": "HTTP/1.1", "sourceIp": "127.0.0.1"},
+                "requestId": "snapshot-priming",
+                "routeKey": f"{method} {path}",
+                "stage": "$default",
+                "domainName": host,
+            },
+            "body": json.dumps(body) if body is not None else "",
+            "isBase64Encoded": False,
+        }
+
+    tool, arguments = PRIMING_CALL
+    requests: list[tuple[str, dict[str, Any]]] = [
+        ("ping", {}),
+        ("tools/list", {}),
+        ("resources/list", {}),
+        ("resources/templates/list", {}),
+        *(("resources/read", {"uri": uri}) for uri in core.runtime.templates),
+    ]
+    if tool in core.runtime.tools:
+        requests.append(("tools/call", {"name": tool, "arguments": arguments}))
+    init = {"protocolVersion": PRIMING_VERSION, "capabilities": {}, "clientInfo": {"name": "snapshot", "version": "1"}}
+    events = [event("POST", "/mcp", {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init})]
+    envelope = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    for number, (method, params) in enumerate(requests, start=1):
+        message = {"jsonrpc": "2.0", "id": number, "method": method, "params": params}
+        events.append(event("POST", "/mcp", message, **{"mcp-protocol-version": PRIMING_VERSION}))
+        modern = {**message, "params": {**params, "_meta": envelope}}
+        routing = {"mcp-protocol-version": "2026-07-28", "mcp-method": method}
+        if method == "tools/call":
+            routing["mcp-name"] = tool
+        elif method == "resources/read":
+            routing["mcp-name"] = params["uri"]
+        events.append(event("POST", "/mcp", modern, **routing))
+    events.append(event("GET", "/healthz"))
+    events.append(event("GET", "/.well-known/oauth-protected-resource"))
+    if core.sign_in is not None:
+        events.append(event("GET", "/.well-known/oauth-authorization-server"))
+    return events
 
 
 def build_app(core: Core, *, widget_dir: Path | None = None) -> FastAPI:
