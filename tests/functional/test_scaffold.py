@@ -5,39 +5,21 @@ and its widget builds into the bundle manifest."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from repo_copy import ROOT, copy_repo, run_in
 from widget_mcp.local.scaffold import ScaffoldError, check_name
 
-ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
-
-
-def run(copy: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": f"{copy / 'lambda_src'}:{copy}"}
-    return subprocess.run(args, cwd=copy, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+run = run_in
 
 
 @pytest.fixture(scope="module")
 def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """This repository's files as a clone would have them (plus files not yet committed), with two new apps."""
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    ).stdout.decode()
-    target = tmp_path_factory.mktemp("repo")
-    for name in filter(None, listed.split("\0")):
-        source = ROOT / name
-        if source.is_file():
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / name)
+    """A copy of the repository with two new apps: one on the display host, one with a widget of its own."""
+    target = copy_repo(tmp_path_factory.mktemp("repo"))
     for args in (["weather"], ["news_feed", "--widget"]):
         made = run(target, sys.executable, "-m", "widget_mcp.local.scaffold", *args)
         assert made.returncode == 0, made.stderr
