@@ -5,13 +5,17 @@ Every POST is one self-contained JSON-RPC exchange served by the SDK's single-ex
 session manager and no lifespan to re-enter on warm Lambda invocations. Both protocol eras are served:
 the 2025-11-25 handshake (answered statelessly, like the SDK's stateless mode) and the 2026-07-28
 per-request envelope.
+
+Answers to the read-only methods (initialize, server/discover, ping, the lists, template reads) are replayed
+from the SDK's own earlier answers (answer_cache.py), after every guard and the sign-in gate; `begin` hands them
+back without an event loop.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeGuard
 
@@ -41,6 +45,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from widget_mcp.auth.gate import Refused, SignInGate
+from widget_mcp.transport.answer_cache import AnswerCache, Key, encode, reply_body
 from widget_mcp.transport.dispatch_context import SingleExchangeContext
 from widget_mcp.transport.guards import (
     CorsPolicy,
@@ -73,6 +78,24 @@ class RequestInfo:
     request_id: str | None = None
     # The verified OAuth subject, when sign-in is on and the caller sent a valid token.
     subject: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Exchange:
+    """One JSON-RPC request that passed the transport's checks, with the protocol era it is served in."""
+
+    rid: str | int
+    method: str
+    params: dict[str, Any] | None
+    headers: Mapping[str, str]
+    http_request_id: str | None
+    modern: bool
+    version: str
+    client_info: Any = None
+    client_capabilities: Any = None
+
+
+Pending = Coroutine[Any, Any, HttpReply]
 
 
 def _error_body(request_id: Any, code: int, message: str, data: Any = None) -> bytes:
@@ -114,8 +137,12 @@ class McpEndpoint:
         max_json_depth: int,
         gate: SignInGate | None = None,
         cors: CorsPolicy | None = None,
+        answer_cache: bool = True,
     ) -> None:
+        """`answer_cache`: answer the read-only methods from the server's earlier answers (answer_cache.py); the
+        server's answers to them must then stay the same while the process lives."""
         self._server = server
+        self._answers = AnswerCache() if answer_cache else None
         self._gate = gate
         self._hosts = allowed_hosts
         self._cors = cors or CorsPolicy()
@@ -131,11 +158,30 @@ class McpEndpoint:
     def _too_large(self) -> HttpReply:
         return _transport_error(413, INVALID_REQUEST, f"Request body exceeds {self._max_body} bytes")
 
+    def begin(
+        self, method: str, headers: Mapping[str, str], body: bytes, request_id: str | None = None
+    ) -> HttpReply | Pending:
+        """The reply at once when no event loop is needed (a guard's refusal, a notification, a cached answer),
+        else the coroutine that serves the request. `headers` must have lower-case names."""
+        reply = self._handle(method, headers, body, request_id)
+        if isinstance(reply, HttpReply):
+            return self._for_browser(reply, headers)
+        return self._browser_reply(reply, headers)
+
     async def handle(
         self, method: str, headers: Mapping[str, str], body: bytes, request_id: str | None = None
     ) -> HttpReply:
         """`headers` must have lower-case names."""
-        return self._for_browser(await self._handle(method, headers, body, request_id), headers)
+        reply = self.begin(method, headers, body, request_id)
+        return reply if isinstance(reply, HttpReply) else await reply
+
+    def forget_answers(self) -> None:
+        """Drop every cached answer (for a server whose lists or templates changed)."""
+        if self._answers is not None:
+            self._answers.clear()
+
+    async def _browser_reply(self, pending: Pending, headers: Mapping[str, str]) -> HttpReply:
+        return self._for_browser(await pending, headers)
 
     def _for_browser(self, reply: HttpReply, headers: Mapping[str, str]) -> HttpReply:
         """Every reply to a listed browser origin, errors included, is readable by the page that asked."""
@@ -144,7 +190,9 @@ class McpEndpoint:
             return reply
         return replace(reply, headers=reply.headers + CorsPolicy.reply_headers(origin))
 
-    async def _handle(self, method: str, headers: Mapping[str, str], body: bytes, request_id: str | None) -> HttpReply:
+    def _handle(
+        self, method: str, headers: Mapping[str, str], body: bytes, request_id: str | None
+    ) -> HttpReply | Pending:
         if method not in ("POST", "OPTIONS"):
             return _not_allowed()
         if not self._hosts.allows(headers.get("host")):
@@ -160,7 +208,7 @@ class McpEndpoint:
             if not listed:
                 # Same-origin pages never preflight; any other origin must be listed to call cross-origin.
                 return _transport_error(403, INVALID_REQUEST, "Origin not allowed")
-            return HttpReply(204, b"", CorsPolicy.PREFLIGHT_HEADERS)  # `handle` adds the origin
+            return HttpReply(204, b"", CorsPolicy.PREFLIGHT_HEADERS)  # `begin` adds the origin
         if len(body) > self._max_body:
             return self._too_large()
         if media_type(headers, "content-type") != "application/json":
@@ -183,11 +231,11 @@ class McpEndpoint:
         if "method" in decoded and "id" not in decoded:
             # A notification: nothing to act on in a stateless exchange, and it gets no JSON-RPC reply.
             return HttpReply(202, b"", ())
-        return await self._request(decoded, headers, request_id)
+        return self._request(decoded, headers, request_id)
 
-    async def _request(
+    def _request(
         self, message: dict[str, Any], headers: Mapping[str, str], http_request_id: str | None
-    ) -> HttpReply:
+    ) -> HttpReply | Pending:
         rid = message.get("id")
         method = message.get("method")
         params = message.get("params")
@@ -212,32 +260,63 @@ class McpEndpoint:
             verdict = classify_inbound_request(message, headers=headers)
             if isinstance(verdict, InboundLadderRejection):
                 return self._reply_error(rid, verdict.code, verdict.message, verdict.data, True)
-            connection = Connection.from_envelope(
-                verdict.protocol_version, verdict.client_info, verdict.client_capabilities
+            exchange = _Exchange(
+                rid,
+                method,
+                params,
+                headers,
+                http_request_id,
+                modern=True,
+                version=verdict.protocol_version,
+                client_info=verdict.client_info,
+                client_capabilities=verdict.client_capabilities,
             )
         else:
-            connection = Connection.from_envelope(header_version or DEFAULT_NEGOTIATED_VERSION, None, None)
+            version = header_version or DEFAULT_NEGOTIATED_VERSION
+            exchange = _Exchange(rid, method, params, headers, http_request_id, modern=False, version=version)
 
-        subject = None
-        if self._gate is not None:
-            if self._gate.needs_verification(headers):
-                # In a worker thread: fetching the issuer's keys blocks, and may go to this very server.
-                admission = await anyio.to_thread.run_sync(self._gate.check, headers, message)
-            else:
-                admission = self._gate.check(headers, message)
-            if isinstance(admission, Refused):
-                return _challenge(rid, admission)
-            subject = admission.subject
+        if self._gate is None:
+            return self._answer(exchange, None)
+        if self._gate.needs_verification(headers):
+            return self._verify_then_answer(exchange, message)
+        admission = self._gate.check(headers, message)
+        if isinstance(admission, Refused):
+            return _challenge(rid, admission)
+        return self._answer(exchange, admission.subject)
+
+    async def _verify_then_answer(self, exchange: _Exchange, message: dict[str, Any]) -> HttpReply:
+        assert self._gate is not None
+        # In a worker thread: fetching the issuer's keys blocks, and may go to this very server.
+        admission = await anyio.to_thread.run_sync(self._gate.check, exchange.headers, message)
+        if isinstance(admission, Refused):
+            return _challenge(exchange.rid, admission)
+        reply = self._answer(exchange, admission.subject)
+        return reply if isinstance(reply, HttpReply) else await reply
+
+    def _answer(self, exchange: _Exchange, subject: str | None) -> HttpReply | Pending:
+        """After every guard and the sign-in gate: a cached answer, else the SDK's kernel."""
+        key = None
+        if self._answers is not None:
+            key = self._answers.key(exchange.method, exchange.params, version=exchange.version, modern=exchange.modern)
+            if key is not None:
+                cached = self._answers.reply(key, exchange.rid)
+                if cached is not None:
+                    return HttpReply(200, cached)
+        return self._serve(exchange, subject, key)
+
+    async def _serve(self, exchange: _Exchange, subject: str | None, key: Key | None) -> HttpReply:
+        rid, method, modern = exchange.rid, exchange.method, exchange.modern
+        connection = Connection.from_envelope(exchange.version, exchange.client_info, exchange.client_capabilities)
         dctx = SingleExchangeContext(
-            transport=TransportContext(kind="streamable-http", can_send_request=False, headers=headers),
+            transport=TransportContext(kind="streamable-http", can_send_request=False, headers=exchange.headers),
             request_id=rid,
             message_metadata=ServerMessageMetadata(
-                request_context=RequestInfo(headers, http_request_id, subject=subject)
+                request_context=RequestInfo(exchange.headers, exchange.http_request_id, subject=subject)
             ),
         )
         try:
             result = await serve_one(
-                self._server, dctx, method, params, connection=connection, lifespan_state=self._lifespan_state
+                self._server, dctx, method, exchange.params, connection=connection, lifespan_state=self._lifespan_state
             )
         except MCPError as exc:
             return self._reply_error(rid, exc.error.code, exc.error.message, exc.error.data, modern)
@@ -246,12 +325,15 @@ class McpEndpoint:
         except Exception:
             logger.exception("unhandled error while serving %s", method)
             return self._reply_error(rid, INTERNAL_ERROR, "Internal server error", None, modern)
-        reply = {"jsonrpc": "2.0", "id": rid, "result": result}
         try:
-            encoded = json.dumps(reply, separators=(",", ":"), ensure_ascii=False).encode()
+            encoded = encode(result)
+            body = reply_body(rid, encoded)
         except UnicodeEncodeError:  # a lone surrogate made by a tool: escaped, it is still valid JSON
-            encoded = json.dumps(reply, separators=(",", ":")).encode()
-        return HttpReply(200, encoded)
+            reply = {"jsonrpc": "2.0", "id": rid, "result": result}
+            return HttpReply(200, json.dumps(reply, separators=(",", ":")).encode())
+        if key is not None and self._answers is not None:
+            self._answers.keep(key, encoded)
+        return HttpReply(200, body)
 
     @staticmethod
     def _reply_error(rid: Any, code: int, message: str, data: Any, modern: bool) -> HttpReply:
