@@ -22,6 +22,7 @@ from widget_mcp.lean_imports import DEFERRED_PACKAGES, defer_package_init
 defer_package_init(*DEFERRED_PACKAGES)
 
 from widget_mcp.settings import get_settings  # noqa: E402 - after the deferral on purpose
+from widget_mcp.transport.endpoint import HttpReply  # noqa: E402
 from widget_mcp.transport.lambda_events import EventError, parse_event, to_response  # noqa: E402
 from widget_mcp.wiring import build_core, prepare_snapshot  # noqa: E402
 
@@ -64,9 +65,10 @@ def _handle(event: dict[str, Any], context: Any) -> dict[str, Any]:
             _logger.exception("rejected an event the web app adapter could not translate")
             return _bad_request()
         return response
-    reply = _loop.run_until_complete(
-        core.endpoint.handle(request.method, request.headers, request.body, request.request_id)
-    )
+    # Refusals and cached answers come back at once; only what the server must serve runs on the loop.
+    reply = core.endpoint.begin(request.method, request.headers, request.body, request.request_id)
+    if not isinstance(reply, HttpReply):
+        reply = _loop.run_until_complete(reply)
     return to_response(reply, request.version)
 
 
