@@ -1,7 +1,15 @@
+import json
+import logging
+import re
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 from aws_lambda_powertools import Tracer
-from widget_mcp.observability import Observability
+from widget_mcp.observability import Observability, ToolTelemetry
 from widget_mcp.settings import Settings
+from widget_mcp.toolkit.call import ToolCall
+from widget_mcp.toolkit.principal import resolve_principal
 
 
 def test_no_tracer_is_built_unless_tracing_is_on() -> None:
@@ -11,3 +19,150 @@ def test_no_tracer_is_built_unless_tracing_is_on() -> None:
 def test_tracing_on_builds_a_powertools_tracer(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("POWERTOOLS_TRACE_DISABLED", "true")  # no X-Ray daemon here
     assert isinstance(Observability(Settings(tracing=True)).tracer, Tracer)
+
+
+class _Lines(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))  # formatted now, while the call's keys are set
+
+
+def _telemetry_lines(capsys: pytest.CaptureFixture[str], run: Callable[[ToolTelemetry], None]) -> list[dict[str, Any]]:
+    """What a run of the telemetry prints (EMF) and logs, in order of kind: the EMF documents, then the log lines."""
+    obs = Observability(Settings(POWERTOOLS_SERVICE_NAME="svc", POWERTOOLS_METRICS_NAMESPACE="Ns"))
+    obs.logger.set_correlation_id("req-1")
+    capture = _Lines()
+    capture.setFormatter(obs.logger.registered_formatter)
+    obs.logger.addHandler(capture)
+    capsys.readouterr()
+    try:
+        run(ToolTelemetry(obs))
+    finally:
+        obs.logger.removeHandler(capture)
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith('{"_aws"')]
+    return [json.loads(line) for line in printed + capture.lines]
+
+
+def _call(source_hint: dict[str, Any]) -> ToolCall:
+    principal = resolve_principal(source_hint, None, trust_hints=True)
+    return ToolCall(tool="t", principal=principal, request_meta=source_hint, request_id=None)
+
+
+def _without_clock(line: dict[str, Any]) -> dict[str, Any]:
+    """A line without what changes from run to run: the time, and the source line of the logging call."""
+    line = {**line, "location": line["location"].split(":")[0]} if "location" in line else dict(line)
+    line.pop("timestamp", None)
+    if "_aws" in line:
+        line["_aws"] = {k: v for k, v in line["_aws"].items() if k != "Timestamp"}
+    return line
+
+
+def test_a_tool_call_emits_one_emf_document_and_one_log_line_with_these_fields(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("POWERTOOLS_METRICS_DISABLED", raising=False)
+
+    def run(telemetry: ToolTelemetry) -> None:
+        telemetry.started("chess_move", _call({"openai/subject": "u"}))
+        telemetry.capacity("GetItem", 0.5)
+        telemetry.capacity("PutItem", 1.0)
+        telemetry.finished("chess_move", None, 0.0012345)
+
+    raw_emf, raw_log = _telemetry_lines(capsys, run)
+    emf, log = _without_clock(raw_emf), _without_clock(raw_log)
+    metrics = [
+        {"Name": "DynamoDbCapacityUnits", "Unit": "Count"},
+        {"Name": "ToolInvocations", "Unit": "Count"},
+        {"Name": "ToolErrors", "Unit": "Count"},
+        {"Name": "ToolLatency", "Unit": "Milliseconds"},
+    ]
+    assert emf == {
+        "_aws": {"CloudWatchMetrics": [{"Namespace": "Ns", "Dimensions": [["tool", "service"]], "Metrics": metrics}]},
+        "tool": "chess_move",
+        "service": "svc",
+        "DynamoDbCapacityUnits": [0.5, 1.0],
+        "ToolInvocations": [1.0],
+        "ToolErrors": [0.0],
+        "ToolLatency": [1.234],
+    }
+    assert list(raw_emf) == [
+        "_aws",
+        "tool",
+        "service",
+        "DynamoDbCapacityUnits",
+        "ToolInvocations",
+        "ToolErrors",
+        "ToolLatency",
+    ]
+    assert log == {
+        "level": "INFO",
+        "location": "finished",
+        "message": "tool call finished",
+        "service": "svc",
+        "correlation_id": "req-1",
+        "tool": "chess_move",
+        "principal_source": "openai",
+        "duration_ms": 1.234,
+    }
+    assert isinstance(raw_emf["_aws"]["Timestamp"], int)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}[+-]\d{4}", raw_log["timestamp"])
+    assert list(raw_log) == ["level", "location", "message", "timestamp", *list(log)[3:]]
+
+
+def test_a_failed_tool_call_is_counted_as_an_error_and_logged_as_a_warning(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("POWERTOOLS_METRICS_DISABLED", raising=False)
+
+    def run(telemetry: ToolTelemetry) -> None:
+        telemetry.started("display_demo", _call({}))
+        telemetry.finished("display_demo", "invalid_arguments", 0.5)
+
+    emf, log = (_without_clock(line) for line in _telemetry_lines(capsys, run))
+    assert (emf["tool"], emf["ToolInvocations"], emf["ToolErrors"], emf["ToolLatency"]) == (
+        "display_demo",
+        [1.0],
+        [1.0],
+        [500.0],
+    )
+    assert "DynamoDbCapacityUnits" not in emf
+    assert log == {
+        "level": "WARNING",
+        "location": "finished",
+        "message": "tool call failed",
+        "service": "svc",
+        "correlation_id": "req-1",
+        "tool": "display_demo",
+        "principal_source": "anonymous",
+        "error_code": "invalid_arguments",
+        "duration_ms": 500.0,
+    }
+
+
+def test_the_tool_keys_leave_the_log_with_the_call(capsys: pytest.CaptureFixture[str]) -> None:
+    def run(telemetry: ToolTelemetry) -> None:
+        telemetry.started("display_demo", _call({}))
+        telemetry.finished("display_demo", None, 0.001)
+        telemetry._logger.info("after the call")
+
+    after = _telemetry_lines(capsys, run)[-1]
+    assert after["message"] == "after the call"
+    assert "tool" not in after
+    assert "principal_source" not in after
+
+
+def test_with_metrics_disabled_a_tool_call_only_logs(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("POWERTOOLS_METRICS_DISABLED", "true")
+
+    def run(telemetry: ToolTelemetry) -> None:
+        telemetry.started("display_demo", _call({}))
+        telemetry.capacity("GetItem", 0.5)
+        telemetry.finished("display_demo", None, 0.001)
+
+    [log] = _telemetry_lines(capsys, run)
+    assert log["message"] == "tool call finished"
