@@ -1,12 +1,21 @@
 """Powertools logging, metrics and tracing, created once per process.
 
-Logs are JSON with the API Gateway request id as correlation id and the tool name appended per call;
-metrics are EMF, one set per tool call (invocations, errors, latency) with the tool as dimension.
+Logs are JSON with the API Gateway request id as correlation id and the tool name per call; metrics are EMF,
+one document per tool call (invocations, errors, latency, and the DynamoDB capacity the call consumed) with the
+tool as dimension.
+
+A tool call pays for this once (bench/README.md, "Telemetry per tool call"): its metrics go straight to
+Powertools' EMF serializer and are printed as `flush_metrics` prints them, without `add_metric`'s per-value
+validation and debug formatting (the names and units are fixed here); its log line carries the call's keys as
+`extra` instead of adding them to the logger's context and removing them again; and Powertools only tries to
+read a message as JSON when it looks like a JSON object or array.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import json
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
@@ -18,10 +27,22 @@ from widget_mcp.toolkit.call import ToolCall
 if TYPE_CHECKING:
     from aws_lambda_powertools import Tracer
 
+# The principal source of the tool call running in this context, from `started` to `finished`.
+_PRINCIPAL_SOURCE: ContextVar[str | None] = ContextVar("widget_mcp_principal_source", default=None)
+_STANDARD_RESOLUTION = 60  # seconds: Powertools' default, left out of the EMF definitions as it does
+
+
+def _json_message(message: Any) -> Any:
+    """Powertools reads a log message that is a JSON document as that document; ours are sentences, and a failed
+    parse (building a JSONDecodeError) costs more than the rest of the message's formatting."""
+    if isinstance(message, str) and message[:1] in ("{", "["):
+        return json.loads(message)
+    raise ValueError("not a JSON object or array")
+
 
 class Observability:
     def __init__(self, settings: Settings) -> None:
-        self.logger = Logger(service=settings.service_name, level=settings.log_level)
+        self.logger = Logger(service=settings.service_name, level=settings.log_level, json_deserializer=_json_message)
         self.metrics = Metrics(namespace=settings.metrics_namespace, service=settings.service_name)
         # The X-Ray SDK costs ~0.5 s of import; only functions deployed with tracing on pay for it.
         self.tracer: Tracer | None = None
@@ -31,34 +52,48 @@ class Observability:
             self.tracer = Tracer(service=settings.service_name)
 
 
+def _metric(unit: MetricUnit, values: list[float]) -> dict[str, Any]:
+    return {"Unit": unit.value, "StorageResolution": _STANDARD_RESOLUTION, "Value": values}
+
+
 class ToolTelemetry:
-    """The toolkit's CallObserver: a log line and three metrics per tool call. Never logs request hints."""
+    """The toolkit's CallObserver: a log line and one EMF document per tool call. Never logs request hints."""
 
     def __init__(self, obs: Observability) -> None:
         self._logger = obs.logger
         self._metrics = obs.metrics
         self._emit_metrics = not is_metrics_disabled()
+        service = obs.metrics.service
+        self._service_dimension = {"service": service} if service else {}
+        self._capacity: list[float] = []
 
     def started(self, tool: str, call: ToolCall) -> None:
-        self._logger.thread_safe_append_keys(tool=tool, principal_source=call.principal.source)
+        _PRINCIPAL_SOURCE.set(call.principal.source)
 
     def capacity(self, operation: str, units: float) -> None:
-        """DynamoDB capacity a call consumed; flushed with the call's other metrics (what the table bills)."""
+        """DynamoDB capacity a call consumed; sent with the call's other metrics (what the table bills)."""
         if self._emit_metrics:
-            self._metrics.add_metric(name="DynamoDbCapacityUnits", unit=MetricUnit.Count, value=units)
+            self._capacity.append(float(units))
 
     def finished(self, tool: str, error_code: str | None, seconds: float) -> None:
         millis = round(seconds * 1000, 3)
         if self._emit_metrics:
-            # Flushed per call: the tool dimension must not leak into another call's metrics.
-            metrics = self._metrics
-            metrics.add_dimension(name="tool", value=tool)
-            metrics.add_metric(name="ToolInvocations", unit=MetricUnit.Count, value=1)
-            metrics.add_metric(name="ToolErrors", unit=MetricUnit.Count, value=0 if error_code is None else 1)
-            metrics.add_metric(name="ToolLatency", unit=MetricUnit.Milliseconds, value=millis)
-            metrics.flush_metrics()
+            self._flush(tool, error_code is not None, millis)
+        keys: dict[str, Any] = {"tool": tool, "principal_source": _PRINCIPAL_SOURCE.get()}
         if error_code is None:
-            self._logger.info("tool call finished", extra={"duration_ms": millis})
+            self._logger.info("tool call finished", extra={**keys, "duration_ms": millis})
         else:
-            self._logger.warning("tool call failed", extra={"error_code": error_code, "duration_ms": millis})
-        self._logger.thread_safe_remove_keys(["tool", "principal_source"])
+            self._logger.warning("tool call failed", extra={**keys, "error_code": error_code, "duration_ms": millis})
+
+    def _flush(self, tool: str, failed: bool, millis: float) -> None:
+        """One EMF document per call: the tool dimension must not leak into another call's metrics."""
+        metrics: dict[str, dict[str, Any]] = {}
+        if self._capacity:
+            metrics["DynamoDbCapacityUnits"] = _metric(MetricUnit.Count, self._capacity)
+            self._capacity = []
+        metrics["ToolInvocations"] = _metric(MetricUnit.Count, [1.0])
+        metrics["ToolErrors"] = _metric(MetricUnit.Count, [1.0 if failed else 0.0])
+        metrics["ToolLatency"] = _metric(MetricUnit.Milliseconds, [millis])
+        dimensions = {"tool": tool, **self._service_dimension}
+        document = self._metrics.serialize_metric_set(metrics=metrics, dimensions=dimensions, metadata={})
+        print(json.dumps(document, separators=(",", ":")))  # as Powertools' flush_metrics prints it

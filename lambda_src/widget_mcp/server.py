@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from mcp.server._otel import OpenTelemetryMiddleware
 from mcp.server.caching import CacheHint
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
@@ -17,6 +18,7 @@ from mcp_types import (
     ReadResourceRequestParams,
 )
 from mcp_types.methods import CacheableMethod
+from opentelemetry import trace
 
 import widget_mcp
 from widget_mcp.settings import Settings
@@ -63,6 +65,13 @@ def build_runtime(
         sign_in=sign_in,
         anonymous_state=settings.anonymous_state,
     )
+
+
+def opentelemetry_configured() -> bool:
+    """Whether an OpenTelemetry tracer provider is installed (as ADOT's Lambda layer does before the handler
+    loads, or OTEL_PYTHON_TRACER_PROVIDER names one); without one, spans are recorded nowhere."""
+    provider = trace.get_tracer_provider()
+    return not isinstance(provider, (trace.ProxyTracerProvider, trace.NoOpTracerProvider))
 
 
 def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[Any]:
@@ -117,6 +126,10 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
         on_read_resource=read_resource,  # type: ignore[arg-type]
     )
     server.extensions[APPS_EXTENSION] = {"mimeTypes": [APP_MIME_TYPE]}
+    if not opentelemetry_configured():
+        # The SDK wraps every request in an OpenTelemetry span; with no tracer provider installed, that is
+        # a no-op span that still costs each call its attributes, context and scope.
+        server.middleware = [m for m in server.middleware if not isinstance(m, OpenTelemetryMiddleware)]
     # What the SDK's per-era models drop: the extensions in a 2025-11-25 `initialize`, and the tools'
     # top-level `securitySchemes` (wire_extras.py).
     server.middleware.append(WireExtras(runtime.tool_list, server.extensions))
