@@ -29,9 +29,10 @@ $(UV):
 	$(PYTHON) -m venv $(TOOLS)
 	$(TOOLS)/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
-# The lockfile is the source of truth; --frozen fails instead of silently re-resolving.
+# The lockfile is the source of truth; --frozen fails instead of silently re-resolving. Compiled at install:
+# PYTHONDONTWRITEBYTECODE is common here, so nothing would ever cache bytecode and every run would recompile.
 $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
-	$(UV) sync --frozen --quiet
+	$(UV) sync --frozen --quiet --compile-bytecode
 	@touch $@
 
 # --- widget bundles (widget_bundles/README.md): rebuilt when the lockfile or any source is newer than the stamp ---
