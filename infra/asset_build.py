@@ -1,13 +1,24 @@
 """Builds the Lambda code asset without Docker: the locked runtime dependencies for the target platform, plus
-`lambda_src/widget_mcp`. Results are cached under `build/lambda/` by a key over everything that goes in.
+`lambda_src/widget_mcp`, with bytecode for every module a cold start loads. Results are cached under
+`build/lambda/` by a key over everything that goes in.
 
-`python -m infra.asset_build [--arch arm64|x86_64] [--python 3.13]` prints the asset directory and its size.
+Bytecode: `/var/task` is read-only, so without `.pyc` every on-demand init compiles every module again. The
+build runs the handler once on this machine (Debian's CPython 3.13, `infra/debian_python.py`, with the same
+lockfile built for this machine's architecture), as a SnapStart init does and through the requests a first
+call needs, and records which modules load; those and all of `widget_mcp` are compiled for CPython 3.13 with
+`--invalidation-mode unchecked-hash` (zip extraction does not keep the timestamps a default `.pyc` checks), under
+`/var/task` paths, with a fixed hash seed, so the same inputs give the same bytes. Compiling everything would
+cost ~16 MB, over the 30 MB budget.
+
+`python -m infra.asset_build [--arch arm64|x86_64] [--sign-in]` prints the asset directory and its size.
 """
 
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import hashlib
+import json
 import os
 import platform
 import re
@@ -19,6 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from infra import debian_python
+
 ROOT = Path(__file__).resolve().parents[1]
 LAMBDA_SRC = ROOT / "lambda_src"
 PACKAGE = "widget_mcp"
@@ -29,7 +42,7 @@ WIDGET_MANIFEST = ROOT / "widget_bundles" / "dist" / "manifest.json"
 # Where the packaged manifest lands inside the asset (and so under /var/task).
 MANIFEST_NAME = "widget_manifest.json"
 # Bump when the build recipe changes, so cached outputs are not reused.
-RECIPE = "4"
+RECIPE = "5"
 # The Lambda runtime ships boto3 with its dependencies (beside the interpreter, after /var/task on sys.path);
 # leaving them out saves ~27 MB.
 RUNTIME_PROVIDED = ("boto3", "botocore", "s3transfer", "jmespath", "python-dateutil", "six", "urllib3")
@@ -40,6 +53,43 @@ SDIST_ONLY = ("chess",)
 # Local mode (moto, uvicorn, the playground) and the readiness check (an MCP client) never run in Lambda.
 EXCLUDED_SOURCES = (f"{PACKAGE}/local", f"{PACKAGE}/readiness")
 _MACHINES = {"arm64": "aarch64", "x86_64": "x86_64"}
+# Files no code path of the function imports or reads: package test suites, type stubs, C sources, and the
+# Swagger UI that Powertools' REST event handler serves (the function uses Powertools for logs, metrics and
+# tracing only). ~2.4 MB, which pays for most of the bytecode.
+UNUSED_FILES = (
+    "*/tests/*",
+    "*.pyi",
+    "*.c",
+    "*.h",
+    "aws_lambda_powertools/event_handler/openapi/swagger_ui/*.min.js",
+    "aws_lambda_powertools/event_handler/openapi/swagger_ui/*.min.css",
+)
+# Lambda's task root: compiled modules name their files there, as tracebacks from the function do.
+TASK_ROOT = "/var/task"
+# Drives the handler (standard library only) under the interpreter that compiles: see its docstring.
+HANDLER_PROBE = ROOT / "infra" / "handler_probe.py"
+# Stand-in values for the environment the stack gives the function (infra/mcp_api.py) while the imports are
+# traced; the host is the Host header of the traced requests.
+TRACE_HOST = "abc123.execute-api.eu-west-1.amazonaws.com"
+TRACE_ENVIRONMENT = {
+    "TABLE_NAME": "widget-mcp-state",
+    "WIDGET_BASE_URL": "https://d111111abcdef8.cloudfront.net/widgets",
+    "ALLOWED_HOSTS": TRACE_HOST,
+    "LOG_LEVEL": "INFO",
+    "POWERTOOLS_SERVICE_NAME": "widget-mcp",
+    "POWERTOOLS_METRICS_NAMESPACE": "WidgetMcp",
+    "AWS_DEFAULT_REGION": "eu-west-1",
+    "AWS_REGION": "eu-west-1",
+    # A SnapStart init (the stack's default) also runs prepare_snapshot: the modules first calls would load.
+    "AWS_LAMBDA_INITIALIZATION_TYPE": "snap-start",
+}
+TRACE_SIGN_IN_ENVIRONMENT = {
+    "AUTH_MODE": "oauth",
+    "OAUTH_ISSUER": "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_example",
+    "OAUTH_AUDIENCE": f"example-client,https://{TRACE_HOST}/mcp",
+    "OAUTH_RESOURCE": f"https://{TRACE_HOST}/mcp",
+    "OAUTH_SCOPE_PREFIX": f"https://{TRACE_HOST}/mcp/",
+}
 
 
 @dataclass(frozen=True)
@@ -205,11 +255,17 @@ def dependencies(target: Target) -> Path:
 
 
 def runtime_provided(target: Target) -> Path:
-    """boto3 and its dependencies at their locked versions: a stand-in for what the Lambda runtime provides."""
+    """boto3 and its dependencies at their locked versions: a stand-in for what the Lambda runtime provides
+    (compiled, as the runtime's own copy is)."""
     requirements = locked_requirements(runtime_provided=True)
     label = target.platform_label
+
+    def build(out: Path, work: Path) -> None:
+        _install_locked(target, out, requirements, work)
+        compile_bytecode(out, sorted(p.relative_to(out).as_posix() for p in out.rglob("*.py")), target, work)
+
     key = _digest(RECIPE.encode(), label.encode(), requirements.encode())
-    return _cached(f"runtime-{label}-{key}", lambda out, work: _install_locked(target, out, requirements, work))
+    return _cached(f"runtime-{label}-{key}", build)
 
 
 def _remove_distributions(site: Path, names: tuple[str, ...]) -> None:
@@ -241,23 +297,98 @@ def asset_key(target: Target, manifest: Path | None) -> str:
     return _digest(*parts)
 
 
-def assemble(target: Target, out: Path, manifest: Path | None) -> None:
-    """Write the asset into `out`: dependencies at the root, the package beside them, and the manifest if built."""
+def assemble(target: Target, out: Path, manifest: Path | None, work: Path) -> None:
+    """Write the asset into `out`: dependencies at the root, the package beside them, the manifest if built, and
+    bytecode for what a cold start loads."""
     shutil.copytree(dependencies(target), out, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".complete"))
     if not target.sign_in:
         _remove_distributions(out, SIGN_IN_ONLY)
+    _remove_unused(out)
     for path in _source_files():
         dest = out / path.relative_to(LAMBDA_SRC)
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, dest)
     if manifest is not None:
         shutil.copyfile(manifest, out / MANIFEST_NAME)
+    own = [p.relative_to(out).as_posix() for p in sorted((out / PACKAGE).rglob("*.py"))]
+    loaded = [m for m in traced_modules(target, manifest, work) if (out / m).is_file()]
+    compile_bytecode(out, sorted({*own, *loaded}), target, work)
+
+
+def _remove_unused(site: Path) -> None:
+    for path in sorted(site.rglob("*")):
+        rel = path.relative_to(site).as_posix()
+        if path.is_file() and any(fnmatch.fnmatch(rel, pattern) for pattern in UNUSED_FILES):
+            path.unlink()
+    for folder in sorted((p for p in site.rglob("*") if p.is_dir()), key=lambda p: len(p.parts), reverse=True):
+        if not any(folder.iterdir()):
+            folder.rmdir()
+
+
+def compiler(target: Target) -> debian_python.Interpreter:
+    """The CPython that compiles `target`'s bytecode and traces its imports: Debian's, on this machine."""
+    if target.python != debian_python.VERSION:
+        raise RuntimeError(
+            f"The asset ships bytecode, which needs CPython {target.python} to compile; the build fetches only "
+            f"Debian's {debian_python.VERSION} (Lambda's runtime for this stack)."
+        )
+    try:
+        return debian_python.python()
+    except debian_python.FetchError as exc:
+        raise RuntimeError(
+            f"The Lambda asset ships bytecode compiled by CPython {target.python}, and this machine has none: {exc}"
+        ) from exc
+
+
+def compile_bytecode(root: Path, files: list[str], target: Target, work: Path) -> None:
+    """Compile `files` (relative to `root`) into `__pycache__/*.cpython-313.pyc`: unchecked hash-based, paths
+    under /var/task, a fixed hash seed (set and frozenset constants keep one order), one process."""
+    listing = work / "compile.txt"
+    listing.write_text("".join(f"{root / f}\n" for f in files))
+    args = ["-s", "-S", "-m", "compileall", "-q", "--invalidation-mode", "unchecked-hash"]
+    args += ["-s", str(root), "-p", TASK_ROOT, "-i", str(listing)]
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONHASHSEED": "0", "LC_ALL": "C.UTF-8"}
+    done = subprocess.run(compiler(target).command(*args), check=False, capture_output=True, text=True, env=env)  # noqa: S603
+    if done.returncode != 0:
+        raise RuntimeError(f"compiling the asset's bytecode failed:\n{(done.stdout + done.stderr)[-3000:]}")
+
+
+def traced_modules(target: Target, manifest: Path | None, work: Path) -> list[str]:
+    """The `.py` files (relative to the asset root) the handler loads in a SnapStart init and while it answers
+    initialize, the lists, every template, ping, /healthz and a stateless tool call, with sign-in its 401 too.
+
+    Run here, natively: the same lockfile built for this machine's architecture (pure-Python files are the same
+    on every platform), the sources from lambda_src, and boto3 where the runtime puts it.
+    """
+    host = Target.host(target.python, sign_in=target.sign_in)
+    deps, runtime = dependencies(host), runtime_provided(host)
+    report = work / "trace.json"
+    config: dict[str, object] = {"paths": [str(deps), str(LAMBDA_SRC), str(runtime)], "host": TRACE_HOST}
+    config |= {"scenario": "init", "sign_in": target.sign_in, "token": None, "report": str(report)}
+    (work / "trace-config.json").write_text(json.dumps(config))
+    env = {"PATH": os.environ.get("PATH", ""), **TRACE_ENVIRONMENT, "POWERTOOLS_METRICS_DISABLED": "true"}
+    if manifest is not None:
+        env["WIDGET_MANIFEST"] = str(manifest)
+    if target.sign_in:
+        env |= TRACE_SIGN_IN_ENVIRONMENT
+    argv = compiler(target).command("-I", "-S", "-B", HANDLER_PROBE, work / "trace-config.json")
+    done = subprocess.run(argv, check=False, capture_output=True, text=True, env=env, cwd=work, timeout=300)  # noqa: S603
+    result = json.loads(report.read_text()) if report.is_file() else {}
+    if done.returncode != 0 or result.get("error"):
+        detail = result.get("error") or done.stderr[-3000:]
+        raise RuntimeError(f"running the handler to find the modules a cold start loads failed:\n{detail}")
+    loaded = [*result["code_loaded"][str(deps)], *result["code_loaded"][str(LAMBDA_SRC)]]
+    return sorted(m for m in loaded if m.endswith(".py"))
+
+
+def bytecode_files(root: Path) -> list[Path]:
+    return sorted(root.rglob("__pycache__/*.pyc"))
 
 
 def asset(target: Target, manifest: Path | None) -> Path:
     """The assembled asset directory for `target` (with the bundle manifest, if any), cached by `asset_key`."""
     key = asset_key(target, manifest)
-    return _cached(f"asset-{target.label}-{key}", lambda out, work: assemble(target, out, manifest))
+    return _cached(f"asset-{target.label}-{key}", lambda out, work: assemble(target, out, manifest, work))
 
 
 def size_bytes(path: Path) -> int:
@@ -271,7 +402,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sign-in", action="store_true", help="the variant `-c signIn=true` deploys")
     args = parser.parse_args(argv)
     path = asset(Target(args.arch, args.python, sign_in=args.sign_in), built_manifest())
-    print(f"{path}  {size_bytes(path) / 1e6:.1f} MB unzipped")
+    compiled = bytecode_files(path)
+    bytecode = f"{sum(p.stat().st_size for p in compiled) / 1e6:.1f} MB bytecode ({len(compiled)} modules)"
+    print(f"{path}  {size_bytes(path) / 1e6:.1f} MB unzipped, of which {bytecode}")
     return 0
 
 

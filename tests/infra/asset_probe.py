@@ -1,15 +1,37 @@
 """Run by test_lambda_asset_build.py under `python -I -S -B`: the asset alone (plus a stand-in for the runtime's
-boto3) must import the handler and answer MCP events. Prints a JSON report. Standard library only."""
+boto3) must import the handler and answer MCP events. Prints a JSON report. Standard library only.
+
+It also lists the asset's source files whose code the import system asked for, and those it compiled from
+source: the loader compiles only when no usable `.pyc` exists (missing, or another Python's magic number)."""
 
 from __future__ import annotations
 
 import copy
+import importlib._bootstrap_external as bootstrap_external
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 asset, runtime, sample = (Path(p).resolve() for p in sys.argv[1:4])
 sys.path[:0] = [str(asset), str(runtime)]
+requested: list[str] = []
+compiled: list[str] = []
+_get_code, _source_to_code = bootstrap_external.SourceLoader.get_code, bootstrap_external.SourceLoader.source_to_code
+
+
+def get_code(self: Any, fullname: str) -> Any:
+    requested.append(self.get_filename(fullname))
+    return _get_code(self, fullname)
+
+
+def source_to_code(self: Any, data: Any, path: Any, *args: Any, **kwargs: Any) -> Any:
+    compiled.append(str(path))
+    return _source_to_code(self, data, path, *args, **kwargs)
+
+
+bootstrap_external.SourceLoader.get_code = get_code  # type: ignore[method-assign]
+bootstrap_external.SourceLoader.source_to_code = source_to_code  # type: ignore[method-assign]
 
 import widget_mcp.handler as lambda_module  # noqa: E402
 
@@ -45,6 +67,13 @@ init = rpc(
 tools = rpc(2, "tools/list", {})
 health = lambda_module.handler(event("GET", "/healthz"), Context())
 stdlib = Path(sys.base_prefix).resolve()
+
+
+def in_asset(files: list[str]) -> list[str]:
+    paths = (Path(f).resolve() for f in files)
+    return sorted({p.relative_to(asset).as_posix() for p in paths if p.is_relative_to(asset)})
+
+
 foreign = sorted(
     {
         str(Path(m.__file__).resolve())
@@ -65,6 +94,8 @@ print(
             "foreign_modules": foreign,
             "boto3_imported": "boto3" in sys.modules,
             "token_checks_loaded": {"jwt.algorithms", "cryptography.hazmat.bindings._rust"} <= set(sys.modules),
+            "asset_code_requested": in_asset(requested),
+            "asset_compiled_from_source": in_asset(compiled),
         }
     )
 )

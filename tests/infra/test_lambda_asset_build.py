@@ -1,25 +1,28 @@
-"""The Lambda asset, built without Docker from the lockfile: contents, platform, size, and that it really serves."""
+"""The Lambda asset, built without Docker from the lockfile: contents, platform, bytecode, size, and that it really
+serves (natively, under Debian's CPython 3.13 for this machine; `make asset-smoke` runs the arm64 one)."""
 
 from __future__ import annotations
 
 import json
 import os
 import platform
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from infra import debian_python
 from infra.asset_build import (
     MANIFEST_NAME,
     RUNTIME_PROVIDED,
     SIGN_IN_ONLY,
     Target,
     asset,
+    asset_key,
     built_manifest,
+    compile_bytecode,
+    compiler,
     runtime_provided,
     size_bytes,
 )
@@ -34,15 +37,21 @@ SIZE_BUDGET_MB = 30
 SIGN_IN_SIZE_BUDGET_MB = 45
 EM_AARCH64 = 183
 DEV_ONLY = ("pytest", "moto", "ruff", "mypy", "playwright", "aws_cdk", "cdk_nag", "cfnlint", "jsii", "boto3_stubs")
+# A .pyc header: magic (CPython 3.13 is 3571, then \r\n), then a flags word: 0 timestamp-based, 0b11 hash-based
+# and checked against the source, 0b01 hash-based and unchecked (what survives zip extraction's timestamps).
+MAGIC_3_13 = b"\xf3\r\r\n"
+UNCHECKED_HASH = 0b01
 
 
-def _python_313() -> str | None:
-    """Python 3.13 (Lambda's) if this machine has it: on PATH, or as a pyenv version."""
-    found = shutil.which("python3.13")
-    if found and subprocess.run([found, "-V"], capture_output=True, check=False).returncode == 0:
-        return found
-    pyenv = sorted(Path.home().glob(".pyenv/versions/3.13*/bin/python3.13"))
-    return str(pyenv[-1]) if pyenv else None
+def _pyc_header(path: Path) -> tuple[bytes, int]:
+    header = path.read_bytes()[:16]
+    return header[:4], int.from_bytes(header[4:8], "little")
+
+
+def _bytecode_of(root: Path, module: str) -> Path:
+    """Where CPython 3.13 looks for the bytecode of `module` (a .py path relative to `root`)."""
+    source = root / module
+    return source.parent / "__pycache__" / f"{source.stem}.cpython-313.pyc"
 
 
 @pytest.fixture(scope="module")
@@ -56,19 +65,45 @@ def sign_in_asset() -> Path:
 
 
 @pytest.fixture(scope="module")
-def probe_python() -> tuple[str, str]:
-    """The interpreter for the import test and its X.Y: 3.13 when present, else this one (and a matching build)."""
-    found = _python_313()
-    if found:
-        return found, "3.13"
-    return sys.executable, f"{sys.version_info.major}.{sys.version_info.minor}"
+def probe_python() -> debian_python.Interpreter:
+    """Lambda's Python version for this machine: Debian's CPython 3.13, which the asset build fetches anyway."""
+    return compiler(LAMBDA)
 
 
 @pytest.fixture(scope="module", params=[False, True], ids=["without-sign-in", "with-sign-in"])
-def host_asset(request: pytest.FixtureRequest, probe_python: tuple[str, str]) -> tuple[Path, Path, bool]:
+def host_asset(request: pytest.FixtureRequest) -> tuple[Path, Path, bool]:
     """The same lockfile and recipe built for this machine's architecture, which it can import."""
-    target = Target.host(probe_python[1], sign_in=request.param)
+    target = Target.host("3.13", sign_in=request.param)
     return asset(target, built_manifest()), runtime_provided(target), request.param
+
+
+@pytest.fixture(scope="module")
+def probe_report(host_asset: tuple[Path, Path, bool], probe_python: debian_python.Interpreter) -> dict[str, Any]:
+    """asset_probe.py's report: the host variant imports the handler and answers initialize, tools/list, /healthz."""
+    code, runtime, sign_in = host_asset
+    # What infra/mcp_api.py sets with `-c signIn=true` (the JWKS is fetched only when a token arrives).
+    oauth = {
+        "AUTH_MODE": "oauth",
+        "OAUTH_ISSUER": "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_example",
+        "OAUTH_AUDIENCE": "example-client,https://abc123.execute-api.eu-west-1.amazonaws.com/mcp",
+    }
+    manifest = code / MANIFEST_NAME
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "TABLE_NAME": "widget-mcp-state",
+        "ALLOWED_HOSTS": "abc123.execute-api.eu-west-1.amazonaws.com",
+        "WIDGET_BASE_URL": "https://d111111abcdef8.cloudfront.net/widgets",
+        "POWERTOOLS_METRICS_DISABLED": "true",
+        "AWS_DEFAULT_REGION": "eu-west-1",
+        **({"WIDGET_MANIFEST": str(manifest)} if manifest.is_file() else {}),
+        **(oauth if sign_in else {}),
+    }
+    # -I: no PYTHONPATH or user site; -S: no site-packages at all; -B: /var/task is read-only, so no bytecode.
+    argv = probe_python.command("-I", "-S", "-B", HERE / "asset_probe.py", code, runtime, SAMPLE_EVENT)
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return report
 
 
 def _dists(root: Path) -> set[str]:
@@ -94,7 +129,49 @@ def test_the_asset_leaves_out_tests_dev_tools_local_mode_and_what_lambda_provide
     assert not _dists(lambda_asset) & set(RUNTIME_PROVIDED)
     assert not (lambda_asset / "widget_mcp" / "local").exists()
     assert not (lambda_asset / "widget_mcp" / "readiness").exists()
-    assert not list(lambda_asset.rglob("__pycache__"))
+    assert not list(lambda_asset.glob("*/tests")), "package test suites never run in Lambda"
+    assert not list(lambda_asset.rglob("*.pyi"))
+
+
+def test_every_pyc_in_the_asset_is_cpython_3_13_unchecked_hash_bytecode_beside_its_source(lambda_asset: Path) -> None:
+    compiled = list(lambda_asset.rglob("*.pyc"))
+    assert len(compiled) > 300
+    for pyc in compiled:
+        assert pyc.parent.name == "__pycache__", pyc
+        assert pyc.name.endswith(".cpython-313.pyc"), pyc
+        assert _pyc_header(pyc) == (MAGIC_3_13, UNCHECKED_HASH), pyc
+        assert (pyc.parent.parent / f"{pyc.name.split('.')[0]}.py").is_file(), f"{pyc} has no source"
+    own = list((lambda_asset / "widget_mcp").rglob("*.py"))
+    assert all(_bytecode_of(lambda_asset, p.relative_to(lambda_asset).as_posix()).is_file() for p in own)
+
+
+def test_bytecode_compiles_the_same_bytes_every_time_and_names_var_task(tmp_path: Path) -> None:
+    # Set constants are ordered by string hashes: without a fixed seed two builds would differ.
+    source = "CHOICES = frozenset({'rook', 'bishop', 'knight', 'queen', 'pawn', 'king'})\n"
+    copies = []
+    for name in ("one", "two"):
+        root = tmp_path / name
+        (root / "pkg").mkdir(parents=True)
+        (root / "pkg" / "pieces.py").write_text(source)
+        compile_bytecode(root, ["pkg/pieces.py"], LAMBDA, tmp_path)
+        copies.append(_bytecode_of(root, "pkg/pieces.py").read_bytes())
+    assert copies[0] == copies[1]
+    assert b"/var/task/pkg/pieces.py" in copies[0]
+    assert str(tmp_path).encode() not in copies[0]
+
+
+def test_the_cdk_asset_hash_is_stable_and_never_needs_the_compiler(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_fetch(*_: Any, **__: Any) -> Any:
+        raise AssertionError("the asset hash must not depend on Debian's Python")
+
+    monkeypatch.setattr(debian_python, "python", no_fetch)
+    assert asset_key(LAMBDA, built_manifest()) == asset_key(LAMBDA, built_manifest())
+    assert asset_key(LAMBDA, built_manifest()) != asset_key(LAMBDA_WITH_SIGN_IN, built_manifest())
+
+
+def test_bytecode_needs_cpython_3_13_and_says_so_for_another_version() -> None:
+    with pytest.raises(RuntimeError, match=r"needs CPython 3\.12 to compile; the build fetches only Debian's 3\.13"):
+        compiler(Target("arm64", "3.12"))
 
 
 def test_every_compiled_extension_is_built_for_arm64_linux_and_cpython_3_13(lambda_asset: Path) -> None:
@@ -138,33 +215,12 @@ def test_the_host_variant_the_import_test_uses_has_the_same_distributions(
 
 
 def test_the_asset_alone_imports_the_handler_and_answers_initialize_and_tools_list(
-    host_asset: tuple[Path, Path, bool], probe_python: tuple[str, str], record_property: Any
+    host_asset: tuple[Path, Path, bool], probe_report: dict[str, Any], record_property: Any
 ) -> None:
-    code, runtime, sign_in = host_asset
-    # What infra/mcp_api.py sets with `-c signIn=true` (the JWKS is fetched only when a token arrives).
-    oauth = {
-        "AUTH_MODE": "oauth",
-        "OAUTH_ISSUER": "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_example",
-        "OAUTH_AUDIENCE": "example-client,https://abc123.execute-api.eu-west-1.amazonaws.com/mcp",
-    }
-    manifest = code / MANIFEST_NAME
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "TABLE_NAME": "widget-mcp-state",
-        "ALLOWED_HOSTS": "abc123.execute-api.eu-west-1.amazonaws.com",
-        "WIDGET_BASE_URL": "https://d111111abcdef8.cloudfront.net/widgets",
-        "POWERTOOLS_METRICS_DISABLED": "true",
-        "AWS_DEFAULT_REGION": "eu-west-1",
-        **({"WIDGET_MANIFEST": str(manifest)} if manifest.is_file() else {}),
-        **(oauth if sign_in else {}),
-    }
-    # -I: no PYTHONPATH or user site; -S: no site-packages at all; -B: /var/task is read-only, so no bytecode.
-    argv = [probe_python[0], "-I", "-S", "-B", str(HERE / "asset_probe.py"), str(code), str(runtime), str(SAMPLE_EVENT)]
-    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr[-3000:]
-    report = json.loads(done.stdout.strip().splitlines()[-1])
+    sign_in = host_asset[2]
+    report = probe_report
     record_property("probe_python", f"{report['python']} {report['executable']} on {platform.machine()}")
-    assert report["python"].startswith(probe_python[1])
+    assert report["python"].startswith("3.13")
     assert report["initialize"]["status"] == 200
     assert report["initialize"]["body"]["result"]["serverInfo"]["name"] == "widget-mcp"
     assert report["tools"]["status"] == 200
@@ -172,3 +228,18 @@ def test_the_asset_alone_imports_the_handler_and_answers_initialize_and_tools_li
     assert report["health"]["status"] == 200
     assert report["token_checks_loaded"] is sign_in
     assert report["foreign_modules"] == []
+
+
+def test_the_handler_loads_the_assets_bytecode_instead_of_compiling_its_sources(probe_report: dict[str, Any]) -> None:
+    # /var/task is read-only: a module compiled from source at init is compiled again on every on-demand cold start.
+    assert len(probe_report["asset_code_requested"]) > 200
+    assert probe_report["asset_compiled_from_source"] == []
+
+
+def test_every_module_a_cold_start_loads_has_cpython_3_13_unchecked_hash_bytecode_in_the_arm64_asset(
+    host_asset: tuple[Path, Path, bool], lambda_asset: Path, sign_in_asset: Path, probe_report: dict[str, Any]
+) -> None:
+    deployed = sign_in_asset if host_asset[2] else lambda_asset
+    loaded = probe_report["asset_code_requested"]
+    assert [m for m in loaded if not _bytecode_of(deployed, m).is_file()] == []
+    assert {_pyc_header(_bytecode_of(deployed, m)) for m in loaded} == {(MAGIC_3_13, UNCHECKED_HASH)}
