@@ -22,6 +22,7 @@ help:
 	@echo "make synth   synthesize the CDK app into cdk.out/ (CDK_ARGS='-c stage=prod' etc.)"
 	@echo "make deploy  cdk deploy the stack (needs AWS credentials and a bootstrapped account)"
 	@echo "make asset   build the Lambda code asset (arm64, Python 3.13) and print its size"
+	@echo "make asset-smoke  run that asset's handler under Debian's arm64 Python 3.13 (qemu) against moto"
 	@echo "make check-app URL=https://…/mcp   the ChatGPT/MCP Apps readiness check against an endpoint"
 	@echo "make app NAME=weather [WIDGET=1]    scaffold a new app (and its own widget), its tests, and register it"
 
@@ -89,7 +90,7 @@ clean:
 	rm -rf $(VENV) $(TOOLS) .pytest_cache .mypy_cache .ruff_cache
 
 # --- infrastructure (infra/README.md) ---
-.PHONY: synth deploy asset check-app
+.PHONY: synth deploy asset asset-smoke check-app
 CDK := infra/node_modules/.bin/cdk
 # The CLI runs `python -m infra.app` (cdk.json): put the project's interpreter first on PATH.
 CDK_ENV := PATH="$(CURDIR)/$(VENV)/bin:$$PATH" CDK_DISABLE_CLI_TELEMETRY=true
@@ -100,6 +101,10 @@ $(CDK): infra/package.json infra/package-lock.json
 
 asset: $(VENV)/.synced
 	$(PY) -m infra.asset_build
+
+# The asset as the stack builds it (both variants), on arm64 CPython 3.13 under emulation; infra/README.md.
+asset-smoke: $(VENV)/.synced $(WIDGET_STAMP)
+	$(PY) -m infra.asset_smoke
 
 synth: $(VENV)/.synced $(CDK) $(WIDGET_STAMP)
 	$(CDK_ENV) $(CDK) synth --quiet --no-notices $(CDK_ARGS)
