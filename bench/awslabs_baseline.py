@@ -8,6 +8,8 @@ from typing import Any
 
 from awslabs.mcp_lambda_handler import MCPLambdaHandler
 
+from bench.events import TEMPLATE_HTML, TEMPLATE_URI
+
 TOOL = "echo"
 
 
@@ -19,8 +21,17 @@ def make_handler(chess: bool = False) -> Any:
         """Returns the message."""
         return message
 
+    @server.resource(uri=TEMPLATE_URI, name="bench", mime_type="text/html")
+    def template() -> str:
+        return TEMPLATE_HTML
+
     if chess:
         from bench import naive_chess
+
+        @server.tool()
+        def chess_new_game() -> str:
+            """Starts a game."""
+            return json.dumps(naive_chess.new_game())
 
         @server.tool()
         def chess_move(gameId: str, move: str) -> str:  # noqa: N803 - the wire name, as ours
@@ -28,6 +39,10 @@ def make_handler(chess: bool = False) -> Any:
             return json.dumps(naive_chess.move(gameId, move))
 
     return server.handle_request
+
+
+def resource_uri() -> str:
+    return TEMPLATE_URI
 
 
 def seed_games(moves: list[str], count: int, tag: str) -> list[str]:

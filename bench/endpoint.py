@@ -1,22 +1,30 @@
-"""Timings through each server's Lambda handler, in child processes: cold start (fresh interpreter to the first
-tools/call response), warm trivial tools/call, and warm chess_move (bench/chess.py).
+"""Timings through each server's Lambda handler, in child processes: cold starts (a fresh interpreter to the first
+tools/call, to an answered initialize + tools/list, and to the first chess_new_game), warm requests (a trivial
+tools/call, tools/list and resources/read, interleaved), and warm chess_move (bench/chess.py).
 
 Every figure comes from fresh child processes, the servers taking turns (the order rotating each round) so that
-machine noise hits all alike; the parent reports medians over the children, as wall clock and as CPU time.
+machine noise hits all alike; the parent reports medians over the children, as wall clock and as CPU time. The
+children compile what they import into a per-run bytecode cache (PYTHONPYCACHEPREFIX), filled by one unrecorded
+run of each kind per server, so every server starts from bytecode, as a deployed function with `.pyc` does.
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
+import functools
 import importlib
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bench.timing import BatchTimer
 
@@ -33,6 +41,55 @@ class Effort:
     chess_calls: int = 100
 
 
+COLD_MODES = ("cold", "cold_list", "cold_chess")
+WARM_REQUESTS = ("call", "list", "read")  # reported as the metrics warm, warm_list, warm_read
+
+
+def _cold(kind: str, mode: str, server: Any) -> None:
+    """The requests a cold start is timed to: each must succeed."""
+    from bench.events import LambdaContext, http_v2_event, initialize, new_game_event, rpc, succeeded, tool_call
+
+    if mode == "cold_list":
+        handler = server.make_handler()
+        events = [http_v2_event(initialize()), http_v2_event(rpc("tools/list"))]
+    elif mode == "cold_chess":
+        handler = server.make_handler(chess=True)
+        events = [new_game_event()]
+    else:
+        handler = server.make_handler()
+        events = [http_v2_event(tool_call(server.TOOL, {"message": "hello"}))]
+    for event in events:
+        response = handler(event, LambdaContext())
+        if not succeeded(response):
+            raise SystemExit(f"{kind} {mode}: unexpected response {response}")
+
+
+def _warm(kind: str, server: Any, effort: Effort) -> dict[str, dict[str, float]]:
+    """Seconds per warm request of each kind ({"wall", "cpu"}), in batches taking turns."""
+    from bench.events import LambdaContext, http_v2_event, rpc, succeeded, tool_call
+
+    handler = server.make_handler()
+    events = {
+        "call": http_v2_event(tool_call(server.TOOL, {"message": "hello"})),
+        "list": http_v2_event(rpc("tools/list")),
+        "read": http_v2_event(rpc("resources/read", {"uri": server.resource_uri()})),
+    }
+    for name, event in events.items():
+        response = handler(event, LambdaContext())
+        if not succeeded(response):
+            raise SystemExit(f"{kind} warm {name}: unexpected response {response}")
+        for _ in range(200):
+            handler(event, LambdaContext())
+    timers = {name: BatchTimer() for name in events}
+    batch = max(1, effort.warm_calls // 10)
+    for _ in range(10):
+        for name, event in events.items():
+            with timers[name].batch(batch):
+                for _ in range(batch):
+                    handler(event, LambdaContext())
+    return {name: timer.medians() for name, timer in timers.items()}
+
+
 def _child(kind: str, mode: str, effort: Effort) -> None:
     # Keep our stdout for the report: handlers log to it.
     report = os.fdopen(os.dup(1), "w")
@@ -40,39 +97,28 @@ def _child(kind: str, mode: str, effort: Effort) -> None:
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     server = importlib.import_module(SERVERS[kind])
-    if mode == "chess":
-        from bench.chess import ALL_PLIES, time_moves
+    try:
+        if mode == "chess":
+            from bench.chess import ALL_PLIES, time_moves
 
-        report.write(json.dumps(time_moves(server, effort.chess_calls, ALL_PLIES)) + "\n")
+            report.write(json.dumps(time_moves(server, effort.chess_calls, ALL_PLIES)) + "\n")
+        elif mode in COLD_MODES:
+            _cold(kind, mode, server)
+            report.write("ready\n")
+        else:
+            report.write(json.dumps(_warm(kind, server, effort)) + "\n")
+    except SystemExit as failed:  # its message would go to the silenced stderr
+        report.write(f"{failed}\n")
+        raise
+    finally:
         report.flush()
-        return
-    from bench.events import LambdaContext, http_v2_event, succeeded, tool_call
-
-    handler = server.make_handler()
-    event = http_v2_event(tool_call(server.TOOL, {"message": "hello"}))
-    response = handler(event, LambdaContext())
-    if not succeeded(response):
-        raise SystemExit(f"{kind}: unexpected first response {response}")
-    if mode == "cold":
-        report.write("ready\n")
-        report.flush()
-        return
-    for _ in range(200):
-        handler(event, LambdaContext())
-    timer = BatchTimer()
-    batch = max(1, effort.warm_calls // 10)
-    for _ in range(10):
-        with timer.batch(batch):
-            for _ in range(batch):
-                handler(event, LambdaContext())
-    report.write(json.dumps(timer.medians()) + "\n")
-    report.flush()
 
 
 def _spawn(kind: str, mode: str, effort: Effort) -> tuple[dict[str, float], str]:
     """Seconds from spawning to the child's first line ("wall") and the child's whole CPU time ("cpu"), and
     that line."""
-    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'lambda_src'}{os.pathsep}{ROOT}"}
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'lambda_src'}{os.pathsep}{ROOT}", "PYTHONPYCACHEPREFIX": _pycache()}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     args = ["--child", kind, "--mode", mode, "--warm-calls", str(effort.warm_calls)]
     args += ["--chess-calls", str(effort.chess_calls)]
     started = time.perf_counter()
@@ -83,8 +129,16 @@ def _spawn(kind: str, mode: str, effort: Effort) -> tuple[dict[str, float], str]
     _, status, usage = os.wait4(proc.pid, 0)  # reaps the child: its exit status and CPU time
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0 or not line:
-        raise SystemExit(f"{kind} {mode} run failed (exit {proc.returncode})")
+        raise SystemExit(f"{kind} {mode} run failed (exit {proc.returncode}): {line.strip()}")
     return {"wall": elapsed, "cpu": usage.ru_utime + usage.ru_stime}, line
+
+
+@functools.cache
+def _pycache() -> str:
+    """This run's bytecode cache for the children (outside the repository and the virtualenv)."""
+    path = tempfile.mkdtemp(prefix="bench-pycache-")
+    atexit.register(shutil.rmtree, path, ignore_errors=True)
+    return path
 
 
 def _rounds(runs: int) -> list[tuple[str, ...]]:
@@ -92,22 +146,28 @@ def _rounds(runs: int) -> list[tuple[str, ...]]:
 
 
 def measure(effort: Effort) -> dict[str, dict[str, float]]:
-    """Medians in seconds, {metric: {kind: seconds}}, for the metrics cold, warm, chess_opening, chess_middle
-    and chess_deep, each as wall clock and as CPU time (the name with "_cpu")."""
+    """Medians in seconds, {metric: {kind: seconds}}, for the metrics cold, cold_list, cold_chess, warm, warm_list,
+    warm_read, chess_opening, chess_middle and chess_deep, each as wall clock and as CPU time (the name with
+    "_cpu")."""
     samples: dict[str, dict[str, list[float]]] = {}
 
     def add(metric: str, kind: str, times: dict[str, float]) -> None:
         for clock, suffix in (("wall", ""), ("cpu", "_cpu")):
             samples.setdefault(metric + suffix, {k: [] for k in KINDS})[kind].append(times[clock])
 
-    for kind in KINDS:  # first runs warm the OS file cache and .pyc files; not counted
-        _spawn(kind, "cold", effort)
+    for kind in KINDS:  # first runs fill the bytecode cache and the OS file cache; not counted
+        for mode in COLD_MODES:
+            _spawn(kind, mode, effort)
     for order in _rounds(effort.cold_runs):
-        for kind in order:
-            add("cold", kind, _spawn(kind, "cold", effort)[0])
+        for mode in COLD_MODES:
+            for kind in order:
+                add(mode, kind, _spawn(kind, mode, effort)[0])
     for order in _rounds(effort.warm_runs):
         for kind in order:
-            add("warm", kind, json.loads(_spawn(kind, "warm", effort)[1]))
+            warm = json.loads(_spawn(kind, "warm", effort)[1])
+            add("warm", kind, warm["call"])
+            add("warm_list", kind, warm["list"])
+            add("warm_read", kind, warm["read"])
             chess = json.loads(_spawn(kind, "chess", effort)[1])
             add("chess_opening", kind, chess["opening"])
             add("chess_middle", kind, chess["middle"])
@@ -118,7 +178,7 @@ def measure(effort: Effort) -> dict[str, dict[str, float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description="A child process of `python -m bench`.")
     parser.add_argument("--child", choices=KINDS, required=True)
-    parser.add_argument("--mode", choices=("cold", "warm", "chess"), default="cold")
+    parser.add_argument("--mode", choices=(*COLD_MODES, "warm", "chess"), default="cold")
     parser.add_argument("--warm-calls", type=int, default=Effort.warm_calls)
     parser.add_argument("--chess-calls", type=int, default=Effort.chess_calls)
     args = parser.parse_args()

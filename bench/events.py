@@ -33,8 +33,37 @@ def http_v2_event(body: dict[str, Any]) -> dict[str, Any]:
     return event
 
 
+# What the baselines serve as their one resource: the size and shape of our widget templates' HTML shell.
+TEMPLATE_URI = "ui://widget/bench.html"
+TEMPLATE_HTML = (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bench</title><meta name="viewport" '
+    'content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"></head><body>'
+    '<div id="root" data-widget-entry="bench"></div><script type="module" src="https://cdn.example.com/widgets/'
+    'assets/bench-0123abcd.js"></script></body></html>'
+)
+
+
+def rpc(method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "id": 1, "method": method}
+    if params is not None:
+        message["params"] = params
+    return message
+
+
 def tool_call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
+    return rpc("tools/call", {"name": name, "arguments": arguments})
+
+
+def initialize() -> dict[str, Any]:
+    """A 2025-11-25 handshake as MCP clients open it."""
+    client = {"name": "bench", "version": "1.0"}
+    return rpc("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": client})
+
+
+def new_game_event() -> dict[str, Any]:
+    body = tool_call("chess_new_game", {})
+    body["params"]["_meta"] = {"openai/subject": SUBJECT}
+    return http_v2_event(body)
 
 
 def move_event(game_id: str, move: str) -> dict[str, Any]:

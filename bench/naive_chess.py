@@ -11,6 +11,12 @@ from widget_mcp.apps.chess.domain import Game
 GAMES: dict[str, list[str]] = {}
 
 
+def new_game() -> dict[str, Any]:
+    game = Game(f"game-{len(GAMES)}")
+    GAMES[game.game_id] = []
+    return {"gameId": game.game_id, "ply": game.ply, "fen": game.fen, "status": game.status}
+
+
 def move(game_id: str, uci: str) -> dict[str, Any]:
     moves = GAMES.setdefault(game_id, [])
     game = Game(game_id)

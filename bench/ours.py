@@ -24,14 +24,22 @@ def make_handler(chess: bool = False) -> Any:
     return handler
 
 
+def resource_uri() -> str:
+    """The chess board's template (after `make_handler`)."""
+    from widget_mcp.handler import core
+
+    return core.runtime.template_uri("chess-board")
+
+
 def seed_games(moves: list[str], count: int, tag: str) -> list[str]:
     """`count` games standing after `moves`, stored as chess_new_game and chess_move would have left them."""
     from widget_mcp.apps.chess import GameRepository
     from widget_mcp.apps.chess.domain import Game
     from widget_mcp.handler import core
+    from widget_mcp.toolkit.ownership import StateOwner
     from widget_mcp.toolkit.principal import OPENAI_SUBJECT, resolve_principal
 
-    owner = resolve_principal({OPENAI_SUBJECT: SUBJECT}).key
+    owner = StateOwner(resolve_principal({OPENAI_SUBJECT: SUBJECT}).key)
     games = GameRepository(core.store)
     ids = []
     for i in range(count):

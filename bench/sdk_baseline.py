@@ -11,7 +11,7 @@ from mangum import Mangum
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 
-from bench.events import HOST
+from bench.events import HOST, TEMPLATE_HTML, TEMPLATE_URI
 
 TOOL = "echo"
 
@@ -23,8 +23,16 @@ def make_handler(chess: bool = False) -> Any:
     def echo(message: str) -> str:
         return message
 
+    @server.resource(TEMPLATE_URI, name="bench", mime_type="text/html")
+    def template() -> str:
+        return TEMPLATE_HTML
+
     if chess:
         from bench import naive_chess
+
+        @server.tool(name="chess_new_game")
+        def chess_new_game() -> dict[str, Any]:
+            return naive_chess.new_game()
 
         @server.tool(name="chess_move")
         def chess_move(gameId: str, move: str) -> dict[str, Any]:  # noqa: N803 - the wire name, as ours
@@ -48,6 +56,10 @@ def make_handler(chess: bool = False) -> Any:
     loop.run_until_complete(started.wait())
     mangum.manager_task = manager  # keep a reference: the task must outlive this function
     return mangum
+
+
+def resource_uri() -> str:
+    return TEMPLATE_URI
 
 
 def seed_games(moves: list[str], count: int, tag: str) -> list[str]:
