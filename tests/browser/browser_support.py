@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import quote
 
 import httpx
-from playwright.sync_api import BrowserContext, Error, Frame, FrameLocator, Locator, Page, expect
+from playwright.sync_api import BrowserContext, Error, Frame, FrameLocator, Locator, Page, Request, expect
 
 ROOT = Path(__file__).resolve().parents[2]
 SUBJECT = "playground-user"  # what the playground sends as `openai/subject` when it plays ChatGPT
@@ -88,6 +88,24 @@ def _held(frame: Frame) -> list[Any]:
     return held if isinstance(held, list) else []
 
 
+class ToolCalls:
+    """The `tools/call`s the page sends to /mcp (the playground calls through it for the widget), in order."""
+
+    def __init__(self, page: Page) -> None:
+        self.sent: list[dict[str, Any]] = []
+        page.on("request", self._seen)
+
+    def _seen(self, request: Request) -> None:
+        if request.method != "POST" or not request.url.endswith("/mcp"):
+            return
+        body = json.loads(request.post_data or "null")
+        if isinstance(body, dict) and body.get("method") == "tools/call":
+            self.sent.append(body["params"])
+
+    def names(self) -> list[str]:
+        return [str(params.get("name")) for params in self.sent]
+
+
 @dataclass(frozen=True)
 class DevServer:
     base: str
@@ -120,6 +138,14 @@ class DevServer:
 
 def widget(page: Page) -> FrameLocator:
     return page.frame_locator('[data-testid="widget-frame"]')
+
+
+def widget_frame(page: Page) -> Frame:
+    """The widget's frame itself (for evaluating in it), once the playground shows it."""
+    handle = page.locator('[data-testid="widget-frame"]').element_handle()
+    frame = handle.content_frame() if handle else None
+    assert frame is not None, "the playground shows no widget frame"
+    return frame
 
 
 def square(frame: FrameLocator, name: str) -> Locator:

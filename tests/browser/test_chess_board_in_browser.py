@@ -1,4 +1,5 @@
-"""The chess board widget in the playground: moves by click and drag, the engine, mate, conflicts, errors."""
+"""The chess board widget in the playground: moves by click and drag, the engine, mate, conflicts, promotion, flip.
+(Illegal moves: test_chess_board_legality.py; the keyboard: test_chess_board_keyboard.py.)"""
 
 from __future__ import annotations
 
@@ -82,15 +83,6 @@ def test_a_move_made_behind_the_widgets_back_is_reported_as_a_conflict_and_the_b
     expect(frame.locator('[data-testid="chess-status"]')).to_have_text("Black to move")
     click_move(frame, "e7", "e5", ply_after=2)  # and play goes on from the reloaded state
     expect(message).to_have_count(0)
-
-
-def test_an_illegal_move_is_refused_with_the_reason_shown_inline(page: Page, dev_server: DevServer) -> None:
-    frame = open_new_game(page, dev_server)
-    square(frame, "e2").click()
-    square(frame, "e5").click()
-    expect(frame.locator('[data-testid="chess-message"]')).to_have_attribute("data-code", "illegal_move")
-    expect(chess(frame)).to_have_attribute("data-ply", "0")
-    expect(square(frame, "e2")).to_have_attribute("data-piece", "wP")
 
 
 def test_a_pawn_reaching_the_last_rank_asks_which_piece_to_promote_to(page: Page, dev_server: DevServer) -> None:

@@ -1,4 +1,7 @@
 // Renders a board as 64 elements with `data-square` (and `data-piece` where occupied): the DOM contract.
+// An interactive board is an ARIA grid (rows of gridcells, one of them in the tab order); a snapshot is a table.
+// Every square's accessible name says the square, its piece and its role in the position; the glyphs, and the
+// coordinates drawn over the edge squares (two overlays outside the rows), are hidden from assistive technology.
 
 import { el } from "../shared/dom";
 import { FILES, glyph, parsePlacement, pieceName } from "./fen";
@@ -10,6 +13,8 @@ export interface BoardView {
   checkSquare?: string | null;
   selected?: string | null;
   targets?: ReadonlySet<string>;
+  /** Interactive boards only: the square in the tab order (roving tabindex). */
+  focus?: string;
 }
 
 export function squaresInOrder(flipped: boolean): string[] {
@@ -33,29 +38,44 @@ export function kingSquare(fen: string, turn: "white" | "black"): string | null 
 
 export function renderBoard(view: BoardView): HTMLElement {
   const pieces = parsePlacement(view.fen);
-  const board = el("div", { class: "wm-board", role: "grid", "aria-label": "chess board" });
-  const squares = squaresInOrder(view.flipped);
-  squares.forEach((square, index) => {
+  const live = view.focus !== undefined;
+  const board = el("div", { class: "wm-board", role: live ? "grid" : "table", "aria-label": "Chess board" });
+  let row: HTMLElement | null = null;
+  const order = squaresInOrder(view.flipped);
+  order.forEach((square, index) => {
     const fileIndex = FILES.indexOf(square[0] ?? "a");
     const rank = Number(square[1]);
-    const light = (fileIndex + rank) % 2 === 0;
     const piece = pieces.get(square);
-    const classes = ["sq", light ? "light" : "dark"];
-    if (view.lastMove && (view.lastMove.from === square || view.lastMove.to === square)) classes.push("last");
-    if (view.checkSquare === square) classes.push("check");
-    if (view.selected === square) classes.push("selected");
-    if (view.targets?.has(square)) classes.push(piece ? "target capture" : "target");
+    const classes = ["sq", (fileIndex + rank) % 2 ? "dark" : "light"];
+    const name = [square, piece ? pieceName(piece) : "empty"];
+    const last = view.lastMove && (view.lastMove.from === square || view.lastMove.to === square);
+    const selected = view.selected === square;
+    if (last) classes.push("last");
+    if (view.checkSquare === square) {
+      classes.push("check");
+      name.push("in check");
+    }
+    if (selected) classes.push("selected");
+    if (view.targets?.has(square)) {
+      classes.push(piece ? "target capture" : "target");
+      name.push(piece ? "capture" : "legal move");
+    }
+    if (last) name.push(view.lastMove?.to === square ? "moved here" : "moved from here");
+    if (index % 8 === 0) board.appendChild((row = el("div", { class: "rank", role: "row" })));
     const node = el("div", {
       class: classes.join(" "),
       "data-square": square,
       "data-piece": piece,
-      role: "gridcell",
-      "aria-label": piece ? `${square} ${pieceName(piece)}` : square,
+      role: live ? "gridcell" : "cell",
+      "aria-label": name.join(", "),
+      "aria-selected": live && selected ? "true" : undefined,
+      tabindex: live ? (view.focus === square ? 0 : -1) : undefined,
     });
-    if (piece) node.appendChild(el("span", { class: `piece ${piece[0]}` }, glyph(piece[1] ?? "")));
-    if (index % 8 === 0) node.appendChild(el("span", { class: "coord rank" }, String(rank)));
-    if (index >= 56) node.appendChild(el("span", { class: "coord file" }, square[0]));
-    board.appendChild(node);
+    if (piece) node.appendChild(el("span", { class: `piece ${piece[0]}`, "aria-hidden": "true" }, glyph(piece[1] ?? "")));
+    row?.appendChild(node);
   });
+  const coords = (kind: string, labels: string[]): HTMLElement =>
+    el("div", { class: `coords ${kind}`, "aria-hidden": "true" }, ...labels.map((label) => el("span", {}, label)));
+  board.append(coords("ranks", order.filter((_, i) => i % 8 === 0).map((s) => s[1] ?? "")), coords("files", order.slice(56).map((s) => s[0] ?? "")));
   return board;
 }

@@ -21,12 +21,15 @@ export function parsePlacement(fen: string): Map<string, string> {
   return pieces;
 }
 
-const GLYPHS: Record<string, string> = { K: "♚", Q: "♛", R: "♜", B: "♝", N: "♞", P: "♟" };
-const NAMES: Record<string, string> = { K: "king", Q: "queen", R: "rook", B: "bishop", N: "knight", P: "pawn" };
+const GLYPHS = "♚♛♜♝♞♟";
+const OUTLINES = "♔♕♖♗♘♙";
+const LETTERS = "KQRBNP";
+export const NAMES: Record<string, string> = { K: "king", Q: "queen", R: "rook", B: "bishop", N: "knight", P: "pawn" };
 
-/** The glyph of a piece type letter (either case), in text presentation. */
-export function glyph(letter: string): string {
-  return `${GLYPHS[letter.toUpperCase()] ?? "?"}\uFE0E`;
+/** The glyph of a piece type letter (either case), in text presentation: solid, or drawn in outline. */
+export function glyph(letter: string, outline = false): string {
+  const index = letter ? LETTERS.indexOf(letter.toUpperCase()) : -1;
+  return `${index < 0 ? "?" : (outline ? OUTLINES : GLYPHS)[index]}\uFE0E`;
 }
 
 export function pieceName(code: string): string {

@@ -1,8 +1,11 @@
 // Pointer handling on the board: a press and release on one square is a click; a press, a move of a few
-// pixels and a release elsewhere is a drag (the piece follows the pointer as a floating ghost).
+// pixels and a release elsewhere is a drag (the piece follows the pointer as a floating ghost, and a square it
+// may be dropped on is lit while the pointer is over it). The keyboard is handled by the widget (main.ts).
 
 export interface BoardInput {
   canLift(square: string): boolean;
+  /** Whether a piece lifted from `from` may be dropped on `to` (a legal move, as far as the widget knows). */
+  canDrop(from: string, to: string): boolean;
   click(square: string): void;
   dragStart(square: string): void;
   drop(from: string, to: string | null): void;
@@ -31,6 +34,14 @@ function squareAtPoint(x: number, y: number): string | null {
 
 export function attachBoardInput(container: HTMLElement, input: BoardInput): void {
   let drag: DragState | null = null;
+  let lit: Element | null = null;
+  const light = (square: string | null): void => {
+    const node = square && drag && input.canDrop(drag.from, square) ? container.querySelector(`[data-square="${square}"]`) : null;
+    if (node === lit) return;
+    lit?.classList.remove("drop");
+    node?.classList.add("drop");
+    lit = node;
+  };
   const place = (ghost: HTMLElement, x: number, y: number): void => {
     ghost.style.left = `${x}px`;
     ghost.style.top = `${y}px`;
@@ -39,7 +50,8 @@ export function attachBoardInput(container: HTMLElement, input: BoardInput): voi
     if (event.button !== 0) return;
     const from = squareOf(event.target);
     if (!from) return;
-    event.preventDefault();
+    event.preventDefault(); // no text selection, no native drag; so the square is focused here, for the keyboard
+    (event.target as Element).closest<HTMLElement>("[data-square]")?.focus({ preventScroll: true });
     drag = { from, x: event.clientX, y: event.clientY, active: false, ghost: null };
   });
   window.addEventListener("pointermove", (event) => {
@@ -59,10 +71,12 @@ export function attachBoardInput(container: HTMLElement, input: BoardInput): voi
       container.querySelector(`[data-square="${drag.from}"]`)?.classList.add("lifted");
     }
     if (drag.ghost) place(drag.ghost, event.clientX, event.clientY);
+    light(squareAtPoint(event.clientX, event.clientY));
   });
   const finish = (event: PointerEvent, cancelled: boolean): void => {
     if (!drag) return;
     const state = drag;
+    light(null);
     drag = null;
     state.ghost?.remove();
     if (cancelled) {
@@ -77,13 +91,4 @@ export function attachBoardInput(container: HTMLElement, input: BoardInput): voi
   };
   window.addEventListener("pointerup", (event) => finish(event, false));
   window.addEventListener("pointercancel", (event) => finish(event, true));
-  // Keyboard: squares are focusable; Enter or Space acts as a click.
-  container.addEventListener("keydown", (event) => {
-    if (event.key !== "Enter" && event.key !== " ") return;
-    const square = squareOf(event.target);
-    if (square) {
-      event.preventDefault();
-      input.click(square);
-    }
-  });
 }

@@ -5,13 +5,14 @@ import "../shared/base.css";
 import "./chess.css";
 import { startWidget, type Host, type ToolResult } from "../shared/bridge";
 import { el, isRecord } from "../shared/dom";
-import { kingSquare, renderBoard } from "./board";
-import { parsePlacement } from "./fen";
+import { kingSquare, renderBoard, squaresInOrder } from "./board";
+import { parsePlacement, pieceName } from "./fen";
 import { parseGame, parseMeta, statusText, type GameMeta, type GameState } from "./game";
 import { attachBoardInput } from "./interaction";
 import { renderCaptured, renderMoveList } from "./moves";
 import { renderGameList } from "./listing";
 import { renderPromotionPicker } from "./promotion";
+import { describeMoves } from "./speech";
 
 interface Notice {
   kind: "error" | "info";
@@ -29,21 +30,34 @@ class ChessWidget {
   private notice: Notice | null = null;
   private listing: unknown[] | null = null;
   private rendered = false;
+  /** The square in the board's tab order (roving tabindex), where the keyboard focus goes back to. */
+  private focusSquare: string | null = null;
   private readonly host: Host;
   private readonly boardWrap = el("div", { class: "wm-board-wrap" });
+  /** Polite announcements: moves, the engine's reply, check, the result, what a key press did. */
+  private readonly live = el("div", { class: "wm-sr-only", role: "status", "aria-live": "polite", "data-testid": "chess-announcer" });
 
   constructor(private readonly root: HTMLElement) {
+    document.body.appendChild(this.live);
     attachBoardInput(this.boardWrap, {
       canLift: (square) => this.canLift(square),
+      canDrop: (from, to) => this.isLegal(from, to),
       click: (square) => this.click(square),
-      dragStart: (square) => this.select(square),
-      drop: (from, to) => (to && to !== from ? this.tryMove(from, to) : this.render()),
+      dragStart: (square) => this.pickUp(square),
+      drop: (from, to) => this.drop(from, to),
     });
+    this.boardWrap.addEventListener("keydown", (event) => this.key(event));
     this.host = startWidget({ name: "chess-board", onResult: (result) => this.accept(result) });
     this.render();
   }
 
+  private announce(text: string): void {
+    // The same sentence twice is still a change, so it is read again.
+    this.live.textContent = this.live.textContent === text ? `${text}\u00a0` : text;
+  }
+
   private accept(result: ToolResult): void {
+    const before = this.game;
     const structured = result.structuredContent;
     const error = result.isError && isRecord(structured?.error) ? structured.error : null;
     const game = parseGame(structured);
@@ -53,6 +67,7 @@ class ChessWidget {
       if (code === "conflict" && game) {
         this.show(game, result._meta);
         this.notice = { kind: "info", code, text: `The game changed elsewhere; the board now shows it. (${message})` };
+        this.announce(statusText(game));
         if (!parseMeta(result._meta).legalMoves) void this.refresh();
       } else {
         this.notice = { kind: "error", code, text: message };
@@ -60,6 +75,7 @@ class ChessWidget {
     } else if (game) {
       this.show(game, result._meta);
       this.notice = null;
+      this.announceChange(before, game);
     } else if (Array.isArray(structured?.games)) {
       this.listing = structured.games;
       this.game = null;
@@ -81,6 +97,20 @@ class ChessWidget {
     if (meta !== undefined) this.meta = parseMeta(meta);
   }
 
+  /** What a new result changed, in words: the moves since the last state and where the game stands. */
+  private announceChange(before: GameState | null, game: GameState): void {
+    const same = before?.gameId === game.gameId;
+    if (same && before?.ply === game.ply && before.status === game.status) return; // the same result again
+    if (!before || !same || game.ply <= before.ply) {
+      this.announce(statusText(game));
+      return;
+    }
+    const count = game.ply - before.ply;
+    const history = this.meta.moveHistory;
+    const played = history && history.length >= count ? history.slice(-count) : [game.lastMove?.san ?? ""];
+    this.announce(describeMoves(game, played));
+  }
+
   private get isFlipped(): boolean {
     return this.flipped ?? this.game?.playerColor === "black";
   }
@@ -95,17 +125,99 @@ class ChessWidget {
     return new Set((this.meta.legalMoves ?? []).filter((m) => m.startsWith(from)).map((m) => m.slice(2, 4)));
   }
 
-  private select(square: string | null): void {
+  /** Legal as far as the widget knows (`_meta.legalMoves`); without that list the server decides alone. */
+  private isLegal(from: string, to: string): boolean {
+    const legal = this.meta.legalMoves;
+    return from !== to && (!legal || legal.some((m) => m.startsWith(from + to)));
+  }
+
+  private pieceOn(square: string): string {
+    const piece = this.game ? parsePlacement(this.game.fen).get(square) : undefined;
+    return piece ? pieceName(piece) : "piece";
+  }
+
+  private pickUp(square: string): void {
     this.selected = square;
+    this.focusSquare = square;
     this.promotion = null;
+    if (this.notice?.kind === "error") this.notice = null;
+    this.render();
+    const targets = [...this.targetsOf(square)].sort();
+    const moves = targets.length ? `${targets.length === 1 ? "1 legal move" : `${targets.length} legal moves`}: ${targets.join(", ")}` : "no legal moves";
+    const piece = this.pieceOn(square);
+    this.announce(`${piece[0]?.toUpperCase()}${piece.slice(1)} on ${square} picked up, ${moves}.`);
+  }
+
+  private cancel(): void {
+    if (!this.selected && !this.promotion) return;
+    this.selected = null;
+    this.promotion = null;
+    this.render();
+    this.announce("Move cancelled.");
+  }
+
+  /** An illegal move stops here, with the reason shown: nothing is sent to the server. */
+  private refuse(from: string, to: string): void {
+    const text = `The ${this.pieceOn(from)} on ${from} cannot move to ${to}.`;
+    this.selected = null;
+    this.notice = { kind: "error", code: "illegal_move", text };
     this.render();
   }
 
   private click(square: string): void {
-    if (!this.game || this.pending || this.promotion) return;
-    if (this.selected === square) return this.select(null);
-    if (this.canLift(square)) return this.select(square);
-    if (this.selected) return void this.tryMove(this.selected, square);
+    const game = this.game;
+    if (!game || this.pending || this.promotion) return;
+    this.focusSquare = square;
+    if (this.selected === square) return this.cancel();
+    if (this.canLift(square)) return this.pickUp(square);
+    if (this.selected) return this.isLegal(this.selected, square) ? this.tryMove(this.selected, square) : this.refuse(this.selected, square);
+    if (game.status !== "active") return this.announce(statusText(game));
+    this.announce(`Pick up a ${game.turn} piece first; ${square} has none.`);
+  }
+
+  private drop(from: string, to: string | null): void {
+    if (!to || to === from) return this.render();
+    this.focusSquare = to;
+    if (this.isLegal(from, to)) this.tryMove(from, to);
+    else this.refuse(from, to);
+  }
+
+  /** Arrow keys move the focus square by square (as the board is drawn), Home/End to the ends of the rank
+   *  (with Ctrl, of the board); Enter or Space picks a piece up and puts it down; Escape cancels. */
+  private key(event: KeyboardEvent): void {
+    const square = event.target instanceof HTMLElement ? event.target.dataset.square : undefined;
+    if (!square || this.promotion) return;
+    const order = squaresInOrder(this.isFlipped);
+    const at = order.indexOf(square);
+    const col = at % 8;
+    const next = {
+      ArrowUp: at >= 8 ? at - 8 : at,
+      ArrowDown: at < 56 ? at + 8 : at,
+      ArrowLeft: col > 0 ? at - 1 : at,
+      ArrowRight: col < 7 ? at + 1 : at,
+      Home: event.ctrlKey ? 0 : at - col,
+      End: event.ctrlKey ? 63 : at - col + 7,
+    }[event.key];
+    if (next !== undefined) {
+      this.focusOn(order[next] ?? square);
+    } else if (event.key === "Enter" || event.key === " ") {
+      this.click(square);
+    } else if (event.key === "Escape" && this.selected) {
+      this.cancel();
+    } else {
+      return;
+    }
+    event.preventDefault();
+  }
+
+  private focusOn(square: string): void {
+    const board = this.boardWrap.querySelector(".wm-board");
+    const node = board?.querySelector<HTMLElement>(`[data-square="${square}"]`);
+    if (!board || !node) return;
+    board.querySelector('[tabindex="0"]')?.setAttribute("tabindex", "-1");
+    node.tabIndex = 0;
+    node.focus();
+    this.focusSquare = square;
   }
 
   private needsPromotion(from: string, to: string): boolean {
@@ -120,6 +232,7 @@ class ChessWidget {
       this.selected = from;
       this.promotion = { from, to };
       this.render();
+      this.boardWrap.querySelector<HTMLElement>(".wm-promotion button")?.focus();
       return;
     }
     void this.move(from, to);
@@ -133,6 +246,7 @@ class ChessWidget {
     this.pending = true;
     this.selected = null;
     this.promotion = null;
+    this.focusSquare = to;
     this.render();
     try {
       const result = await this.host.callTool("chess_move", args);
@@ -163,6 +277,7 @@ class ChessWidget {
     this.flipped = !this.isFlipped;
     this.host.setWidgetState({ ...(this.host.widgetState() ?? {}), flipped: this.flipped });
     this.render();
+    this.announce(`Board flipped: ${this.flipped ? "black" : "white"} at the bottom.`);
   }
 
   /** A follow-up message in the conversation about the position on the board (ui/message or sendFollowUpMessage). */
@@ -181,6 +296,8 @@ class ChessWidget {
   private render(): void {
     const game = this.game;
     const root = this.root;
+    // Focus inside the board (a square or the picker) comes back to the same place after the redraw.
+    const focused = this.boardWrap.contains(document.activeElement);
     root.replaceChildren();
     if (this.listing) {
       root.appendChild(renderGameList(this.listing, (gameId) => this.open(gameId)));
@@ -193,20 +310,27 @@ class ChessWidget {
     }
     const flipped = this.isFlipped;
     const selected = this.selected;
-    this.boardWrap.replaceChildren(
-      renderBoard({
-        fen: game.fen,
-        flipped,
-        lastMove: game.lastMove,
-        checkSquare: game.check ? kingSquare(game.fen, game.turn) : null,
-        selected,
-        targets: selected ? this.targetsOf(selected) : undefined,
-      }),
-    );
+    const order = squaresInOrder(flipped);
+    const focus = this.focusSquare && order.includes(this.focusSquare) ? this.focusSquare : (order[56] ?? "a1");
+    const board = renderBoard({
+      fen: game.fen,
+      flipped,
+      lastMove: game.lastMove,
+      checkSquare: game.check ? kingSquare(game.fen, game.turn) : null,
+      selected,
+      targets: selected ? this.targetsOf(selected) : undefined,
+      focus,
+    });
+    this.boardWrap.replaceChildren(board);
     if (this.promotion) {
       const { from, to } = this.promotion;
+      board.inert = true; // with the picker's own Tab handling, the focus stays in the picker while it is open
       this.boardWrap.appendChild(
-        renderPromotionPicker(game.turn, (piece) => (piece ? void this.move(from, to, piece) : this.select(null))),
+        renderPromotionPicker(game.turn, (piece) => {
+          if (piece) return void this.move(from, to, piece);
+          this.focusSquare = from;
+          this.cancel();
+        }),
       );
     }
     const top = flipped ? "white" : "black";
@@ -225,7 +349,7 @@ class ChessWidget {
       el(
         "div",
         { class: "wm-chess-head" },
-        el("span", { class: `status ${game.status}`, "data-testid": "chess-status", role: "status" }, statusText(game)),
+        el("span", { class: `status ${game.status}`, "data-testid": "chess-status" }, statusText(game)),
         el(
           "span",
           { class: "actions" },
@@ -252,6 +376,10 @@ class ChessWidget {
     }
     widget.querySelector("button.ask")?.addEventListener("click", () => void this.ask());
     root.appendChild(widget);
+    if (focused) {
+      const target = this.promotion ? this.boardWrap.querySelector<HTMLElement>(".wm-promotion button") : null;
+      (target ?? board.querySelector<HTMLElement>('[tabindex="0"]'))?.focus();
+    }
   }
 
   private open(gameId: string): void {
