@@ -2,7 +2,7 @@
 // authority on validity), step after step, ending in a follow-up message to the conversation.
 // No JSX (the project's tsconfig has none): createElement as `h`. Every model string is a text child.
 
-import { createElement as h, useState, type ReactNode } from "react";
+import { createElement as h, useEffect, useRef, useState, type ReactNode } from "react";
 // The Form itself, not the package index: that also exports a test registry importing @rjsf/validator-ajv8.
 import Form, { type IChangeEvent } from "@rjsf/core/lib/components/Form.js";
 import type { ErrorSchema, RJSFValidationError, UiSchema } from "@rjsf/utils";
@@ -44,6 +44,25 @@ export function followUp(formTitle: string, formId: string, answered: Answered[]
   return `I filled in the form${formTitle ? ` "${formTitle}"` : ""} (form ${formId}): ${body}`;
 }
 
+/** What RJSF's default templates leave out for assistive technology: a radio or checkbox group is named by its
+ *  label (which points at the group's id, and a `for` cannot name a div), and a field with an error is invalid
+ *  (its message is already tied to it by RJSF's aria-describedby). */
+function completeSemantics(root: HTMLElement): void {
+  for (const group of root.querySelectorAll<HTMLElement>('[role="radiogroup"], .checkboxes')) {
+    const label = group.id ? root.querySelector<HTMLElement>(`label[for="${CSS.escape(group.id)}"]`) : null;
+    if (!label) continue;
+    label.id ||= `${group.id}__label`;
+    if (!group.hasAttribute("role")) group.setAttribute("role", "group");
+    group.setAttribute("aria-labelledby", label.id);
+  }
+  for (const field of root.querySelectorAll<HTMLElement>("input, select, textarea")) {
+    if (field.closest(".has-error")) field.setAttribute("aria-invalid", "true");
+    else field.removeAttribute("aria-invalid");
+  }
+}
+
+type FocusNext = "error" | "title" | "sent" | null;
+
 export function FormApp({ host, initial, saved }: Props): ReactNode {
   const resumed = saved && saved.formId === initial.formId ? saved : null;
   const [form, setForm] = useState<FormPayload>(resumed?.form ?? initial);
@@ -52,6 +71,35 @@ export function FormApp({ host, initial, saved }: Props): ReactNode {
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>(undefined);
   const [notice, setNotice] = useState<DguiError | null>(null);
   const [answered, setAnswered] = useState<Answered[]>(resumed?.answered ?? []);
+  const box = useRef<HTMLDivElement>(null);
+  // Where the focus goes once the server has answered (the Send button it was on is disabled while sending).
+  const focusNext = useRef<FocusNext>(null);
+
+  useEffect(() => {
+    // RJSF redraws fields on its own (its validation, for one): follow every change of markup or class.
+    const root = box.current;
+    if (!root) return;
+    completeSemantics(root);
+    const watch = new MutationObserver(() => completeSemantics(root));
+    watch.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] });
+    return () => watch.disconnect();
+  }, []);
+
+  useEffect(() => {
+    const root = box.current;
+    if (!root) return;
+    const next = focusNext.current;
+    focusNext.current = null;
+    const target =
+      next === "error"
+        ? root.querySelector<HTMLElement>(".has-error input, .has-error select, .has-error textarea, button[type=submit]")
+        : next === "title"
+          ? root.querySelector<HTMLElement>(".wm-form-title, input, select, textarea")
+          : next === "sent"
+            ? root.querySelector<HTMLElement>(".wm-form-sent")
+            : null;
+    target?.focus();
+  });
 
   const save = (state: Saved): void => host.setWidgetState({ ...state });
 
@@ -66,6 +114,7 @@ export function FormApp({ host, initial, saved }: Props): ReactNode {
     } catch (error) {
       setNotice({ code: "bridge", message: `Could not send the answers: ${String(error)}`, fields: {} });
       setPhase("error");
+      focusNext.current = "error";
       return;
     }
     const sc = result.structuredContent ?? {};
@@ -74,6 +123,7 @@ export function FormApp({ host, initial, saved }: Props): ReactNode {
       setExtraErrors(Object.keys(problem.fields).length ? (toErrorSchema(problem.fields) as ErrorSchema) : undefined);
       setNotice(problem);
       setPhase("error");
+      focusNext.current = "error";
       return;
     }
     setExtraErrors(undefined);
@@ -85,12 +135,14 @@ export function FormApp({ host, initial, saved }: Props): ReactNode {
       setForm(next);
       setData(undefined);
       setPhase("ready");
+      focusNext.current = "title";
       // widgetState is shown to the model in ChatGPT: keep the next step's form there only when it is small.
       const small = JSON.stringify(next).length <= 4000;
       save({ formId: form.formId, complete: false, step: next.step, ...(small ? { form: next } : {}), answered: done });
       return;
     }
     setPhase("sent");
+    focusNext.current = "sent";
     save({ formId: form.formId, complete: true, step: form.step, answered: done });
     try {
       await host.sendMessage(followUp(initial.title, form.formId, done));
@@ -100,7 +152,7 @@ export function FormApp({ host, initial, saved }: Props): ReactNode {
   };
 
   const header: ReactNode[] = [];
-  if (form.title) header.push(h("h2", { key: "t", className: "wm-form-title", "data-testid": "form-title" }, form.title));
+  if (form.title) header.push(h("h2", { key: "t", className: "wm-form-title", "data-testid": "form-title", tabIndex: -1 }, form.title));
   if (form.description) {
     header.push(h("p", { key: "d", className: "wm-form-description wm-muted", "data-testid": "form-description" }, form.description));
   }
@@ -112,7 +164,7 @@ export function FormApp({ host, initial, saved }: Props): ReactNode {
   if (phase === "sent") {
     body = h(
       "div",
-      { className: "wm-form-sent", role: "status", "data-testid": "form-sent" },
+      { className: "wm-form-sent", role: "status", "data-testid": "form-sent", tabIndex: -1 },
       h("p", { className: "wm-form-thanks" }, "Thanks — sent"),
       ...answered.map((a, i) => h("p", { key: i, className: "wm-muted wm-form-summary" }, a.summary)),
     );
@@ -126,6 +178,7 @@ export function FormApp({ host, initial, saved }: Props): ReactNode {
       extraErrors,
       transformErrors,
       showErrorList: false,
+      focusOnFirstError: true,
       noHtml5Validate: true,
       disabled: phase === "sending",
       onChange: (e: IChangeEvent<Json>) => {
@@ -141,6 +194,7 @@ export function FormApp({ host, initial, saved }: Props): ReactNode {
     "div",
     {
       className: "wm-form",
+      ref: box,
       "data-state": phase,
       "data-form-id": form.formId,
       "data-step": String(form.step),
