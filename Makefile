@@ -66,6 +66,8 @@ $(EXT_APPS_HOST_STAMP): $(WIDGET_DEPS) $(EXT_APPS_HOST_SOURCES)
 		&& node_modules/.bin/vite build --config vite.ext-apps-host.config.ts
 	@touch $@
 
+# Reloads as you edit (README, Quickstart): Python under lambda_src/ restarts the app, Vite rebuilds the widgets
+# (watch mode, beside the server), moto and its state keep running. RELOAD=0 make dev serves once.
 dev: $(VENV)/.synced $(WIDGET_STAMP)
 	$(PY) -m widget_mcp.local
 

@@ -16,6 +16,7 @@ import pytest
 from mcp import Client
 from widget_mcp.local.__main__ import StartError
 from widget_mcp.local.__main__ import _port as check_port
+from widget_mcp.local.aws import free_port
 from widget_mcp.local.process import ROOT, LocalServer, local_server
 
 
@@ -71,9 +72,9 @@ async def test_the_servers_root_sends_a_browser_to_the_playground(dev_server: De
     assert (root.status_code, root.headers["location"]) == (307, "/playground")
 
 
-def start(port: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "PORT"))}
-    env.update({"PORT": port, "PYTHONPATH": str(ROOT / "lambda_src")})
+def start(port: str, **settings: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "PORT", "RELOAD"))}
+    env.update({"PORT": port, "PYTHONPATH": str(ROOT / "lambda_src"), **settings})
     return subprocess.run(
         [sys.executable, "-m", "widget_mcp.local"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
     )
@@ -90,6 +91,13 @@ def test_make_dev_with_port_notaport_prints_that_sentence_and_exits_2() -> None:
     ran = start("notaport")
     assert ran.returncode == 2
     assert ran.stderr.strip() == "PORT must be a TCP port number from 1 to 65535, got 'notaport'"
+    assert ran.stdout == ""
+
+
+def test_make_dev_with_a_reload_that_is_not_on_or_off_prints_one_sentence_and_exits_2() -> None:
+    ran = start(str(free_port()), RELOAD="sometimes")
+    assert ran.returncode == 2
+    assert ran.stderr.strip() == "RELOAD must be 1 (restart on changes) or 0 (serve once), got 'sometimes'"
     assert ran.stdout == ""
 
 

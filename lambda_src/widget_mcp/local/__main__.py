@@ -1,4 +1,10 @@
-"""`python -m widget_mcp.local` (what `make dev` runs): serve the app on 127.0.0.1:${PORT:-8000}."""
+"""`python -m widget_mcp.local` (what `make dev` runs): serve the app on 127.0.0.1:${PORT:-8000}.
+
+With RELOAD=1 (the default) this process binds the port, starts moto and, when it can, Vite's watch build of the
+widgets, and runs the app in a worker process that restarts when Python under lambda_src/ or the widget manifest
+changes (widget_mcp.local.reload), so state in moto survives. RELOAD=0 serves in this process and watches nothing
+(what the tests' servers do: widget_mcp.local.process).
+"""
 
 from __future__ import annotations
 
@@ -8,45 +14,19 @@ import logging
 import os
 import socket
 import sys
+from pathlib import Path
 
-import uvicorn
-
-from widget_mcp.auth.gate import scopes_of
-from widget_mcp.local.app import WIDGET_DIST, build_local_app
 from widget_mcp.local.aws import local_aws
-from widget_mcp.local.events import EventFeed
-from widget_mcp.local.issuer import LOCAL_USER, LocalIssuer
-from widget_mcp.local.issuer_routes import issuer_routes
+from widget_mcp.local.issuer import LocalIssuer
+from widget_mcp.local.paths import REPO, WIDGET_DIST
+from widget_mcp.local.serve import ServeOptions, serve
 from widget_mcp.settings import SettingsError, load_settings
-from widget_mcp.wiring import build_core
 
-# Requests still running at Ctrl-C get this long to finish.
-SHUTDOWN_GRACE_SECONDS = 2
 # Browser origins allowed to call /mcp unless CORS_ORIGINS is set: any port on loopback, so that web-based hosts
 # served from this machine (MCP Inspector on :6274, the ext-apps basic-host, a Vite dev server on :5173, …) work.
 # The playground itself is same-origin and needs none of it.
 LOCAL_CORS_ORIGINS = "http://127.0.0.1:*,http://localhost:*,http://[::1]:*"
-
-
-class LocalServer(uvicorn.Server):
-    """Prints the banner only once the socket listens, so every URL in it answers at once.
-
-    On shutdown it ends the open /events streams first, so they do not hold the graceful shutdown up.
-    """
-
-    def __init__(self, config: uvicorn.Config, feed: EventFeed, banner: str) -> None:
-        super().__init__(config)
-        self._feed = feed
-        self._banner = banner
-
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets)
-        if self.started:
-            print(self._banner, flush=True)
-
-    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        self._feed.close()
-        await super().shutdown(sockets)
+RELOAD_VALUES = {"1": True, "true": True, "on": True, "yes": True} | dict.fromkeys(("0", "false", "off", "no"), False)
 
 
 def _local_issuer(base: str) -> LocalIssuer | None:
@@ -58,19 +38,6 @@ def _local_issuer(base: str) -> LocalIssuer | None:
     return LocalIssuer(f"{base}/issuer", audience=os.environ["OAUTH_AUDIENCE"])
 
 
-def _sign_in_lines(mode: str, issuer_url: str | None, issuer: LocalIssuer | None) -> str:
-    if mode != "oauth":
-        return "  sign-in        off (AUTH_MODE=oauth turns it on)\n"
-    if issuer is None:
-        return f"  sign-in        OAuth, tokens from {issuer_url}\n"
-    # Development only: the local issuer signs anyone in without a password.
-    return (
-        f"  sign-in        OAuth, local issuer {issuer.issuer} (signs anyone in: development only)\n"
-        f"  token          {issuer.mint(LOCAL_USER)}\n"
-        f"                 (Authorization: Bearer …, for {LOCAL_USER}, valid 1 h)\n"
-    )
-
-
 class StartError(Exception):
     """Local mode cannot start; the message is one sentence for the person who ran `make dev`."""
 
@@ -79,6 +46,13 @@ def _port(text: str) -> int:
     if not text.strip().isdigit() or not 1 <= int(text) <= 65535:
         raise StartError(f"PORT must be a TCP port number from 1 to 65535, got {text!r}")
     return int(text)
+
+
+def _reload(text: str) -> bool:
+    value = RELOAD_VALUES.get(text.strip().lower())
+    if value is None:
+        raise StartError(f"RELOAD must be 1 (restart on changes) or 0 (serve once), got {text!r}")
+    return value
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -99,10 +73,23 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _state_lines(reload: bool, widgets_note: str) -> str:
+    if not reload:
+        return (
+            "  state          in memory (moto): lost when `make dev` stops\n"
+            "  reload         off (RELOAD=1 restarts the app on changes)\n"
+        )
+    return (
+        "  state          in memory (moto): kept across reloads, lost when `make dev` stops\n"
+        f"  reload         Python (lambda_src/), {widgets_note}; RELOAD=0 turns it off\n"
+    )
+
+
 def main() -> int:
     host = "127.0.0.1"
     try:
         port = _port(os.environ.get("PORT", "8000"))
+        reload = _reload(os.environ.get("RELOAD", "1"))
         listening = _listen(host, port)
     except StartError as exc:
         print(exc, file=sys.stderr)
@@ -120,37 +107,23 @@ def main() -> int:
         listening.close()
         print(exc, file=sys.stderr)
         return 2
-    with local_aws(settings.table_name) as aws:
-        core = build_core(settings, concurrent=True)
-        feed = EventFeed()
-        routes = []
-        if issuer is not None:
-            issuer.scopes = scopes_of(core.runtime.protected_tools())
-            routes = issuer_routes(issuer)
-        app = build_local_app(core, widget_dir=WIDGET_DIST, feed=feed, extra_routes=routes)
-        banner = (
-            "widget-mcp local mode\n"
-            f"  MCP endpoint   {base}/mcp\n"
-            f"  health         {base}/healthz\n"
-            f"  widgets        {base}/widgets/manifest.json\n"
-            f"  playground     {base}/playground\n"
-            f"  events (SSE)   {base}/events\n"
-            f"  CORS origins   {', '.join(settings.cors_origins) or 'none'}\n"
-            f"  AWS (moto)     {aws.endpoint_url}  table {settings.table_name}\n"
-            + _sign_in_lines(settings.auth_mode, settings.oauth_issuer, issuer)
-            + "Press Ctrl-C to stop."
-        )
-        # uvicorn re-raises Ctrl-C after a graceful shutdown. No lifespan: there is no per-process state.
-        with contextlib.suppress(KeyboardInterrupt):
-            config = uvicorn.Config(
-                app,
-                host=host,
-                port=port,
-                log_level="warning",
-                lifespan="off",
-                timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
-            )
-            LocalServer(config, feed, banner).run(sockets=[listening])
+    manifest = Path(os.environ["WIDGET_MANIFEST"])
+    key = issuer.private_key_pem() if issuer is not None else None
+    # uvicorn re-raises Ctrl-C after a graceful shutdown; the reloader stops on it without raising.
+    with contextlib.suppress(KeyboardInterrupt), local_aws(settings.table_name) as aws:
+        if not reload:
+            serve(ServeOptions(host, port, aws.endpoint_url, key, _state_lines(False, "")), [listening])
+        else:
+            from widget_mcp.local.reload import Watch, serve_with_reload
+            from widget_mcp.local.widget_watch import start_widget_watch
+
+            watch = Watch([REPO / "lambda_src"], manifest)
+            widgets = start_widget_watch(manifest)
+            try:
+                options = ServeOptions(host, port, aws.endpoint_url, key, _state_lines(True, widgets.note))
+                serve_with_reload(options, listening, watch, REPO)
+            finally:
+                widgets.stop()
     print("stopped", flush=True)
     return 0
 

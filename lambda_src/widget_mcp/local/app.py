@@ -14,11 +14,11 @@ from starlette.types import ASGIApp
 from widget_mcp.app import create_app
 from widget_mcp.local.events import EventFeed
 from widget_mcp.local.mcp_tap import McpEventTap
+from widget_mcp.local.paths import REPO, WIDGET_DIST
 from widget_mcp.local.playground import PlaygroundPage
 from widget_mcp.wiring import Core
 
-REPO = Path(__file__).resolve().parents[3]
-WIDGET_DIST = REPO / "widget_bundles" / "dist"
+__all__ = ["REPO", "WIDGET_DIST", "build_local_app"]
 
 
 async def _to_playground(request: Request) -> RedirectResponse:

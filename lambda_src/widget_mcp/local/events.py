@@ -1,6 +1,9 @@
 """The local event feed: seed-003 typed events (`status`, `tool_start`, `tool_end`, `done`) as Server-Sent Events.
 
-`GET /events` streams every event published after the client connected, one `data: {json}` line each.
+`GET /events` streams every event published after the client connected, one `data: {json}` line each. The stream
+ends when the app stops (or restarts, under `make dev`); an `EventSource` then reconnects after half a second, and
+the playground takes a reconnection as its cue to look for new templates.
+
 Previews of tool results are at most 200 characters and HTML-escaped, so any consumer may show them as HTML.
 """
 
@@ -18,6 +21,7 @@ from starlette.responses import StreamingResponse
 PREVIEW_LIMIT = 200
 KEEPALIVE_SECONDS = 15.0
 QUEUE_SIZE = 256
+RECONNECT_MILLIS = 500
 
 Event = dict[str, Any]
 
@@ -74,7 +78,8 @@ class EventFeed:
 
         async def lines() -> AsyncIterator[bytes]:
             try:
-                yield b": connected\n\n"
+                # A browser reconnects this soon after the stream ends: under `make dev`, when the app restarts.
+                yield f": connected\n\nretry: {RECONNECT_MILLIS}\n\n".encode()
                 while True:
                     try:
                         event = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_SECONDS)

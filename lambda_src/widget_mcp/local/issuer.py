@@ -1,4 +1,5 @@
-"""A local OAuth 2.1 authorization server for `make dev` and the tests: a fresh RSA key per process, its JWKS,
+"""A local OAuth 2.1 authorization server for `make dev` and the tests: a fresh RSA key (or one handed over, so
+`make dev`'s reloaded app keeps its tokens valid), its JWKS,
 dynamic client registration, the authorization-code grant with PKCE (S256 only) and refresh tokens.
 
 It signs every user in without a password (the `login_hint` names who, else `LOCAL_USER`): it exists so the
@@ -17,6 +18,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import jwt
+from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 LOCAL_USER = "local-user"
@@ -59,6 +61,8 @@ class LocalIssuer:
     audience: str
     scopes: tuple[str, ...] = ()
     clock: Callable[[], float] = time.time
+    # PEM of the signing key to use (`private_key_pem()` of another instance); None: a fresh key.
+    key_pem: bytes | None = field(default=None, repr=False, compare=False)
     _key: rsa.RSAPrivateKey = field(init=False, repr=False)
     kid: str = field(init=False)
     _clients: dict[str, Client] = field(init=False, default_factory=dict)
@@ -67,8 +71,24 @@ class LocalIssuer:
 
     def __post_init__(self) -> None:
         self.issuer = self.issuer.rstrip("/")
-        self._key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-        self.kid = secrets.token_hex(8)
+        if self.key_pem is None:
+            self._key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        else:
+            loaded = serialization.load_pem_private_key(self.key_pem, password=None)
+            if not isinstance(loaded, rsa.RSAPrivateKey):
+                raise ValueError("the local issuer signs with an RSA key")
+            self._key = loaded
+        # Named after the public key, so the same key keeps the same `kid` in every process.
+        public = self._key.public_key().public_bytes(
+            serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+        self.kid = hashlib.sha256(public).hexdigest()[:16]
+
+    def private_key_pem(self) -> bytes:
+        """The signing key, for another process serving the same issuer (never leaves this machine)."""
+        return self._key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
 
     # --- keys and tokens ---------------------------------------------------------------------------
 

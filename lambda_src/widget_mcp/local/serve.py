@@ -1,0 +1,176 @@
+"""Builds local mode's app from the environment and serves it on sockets already bound: what `make dev` restarts
+on a reload (in a fresh worker process), or runs once in its own process with `RELOAD=0`.
+
+Everything that must outlive a reload is the caller's and reaches here through the environment or `ServeOptions`:
+the listening socket, moto (AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_S3) and the local issuer's signing key, so
+games, forms and tokens survive a restart of the app.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.connection
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import uvicorn
+
+from widget_mcp.local.issuer import LOCAL_USER, LocalIssuer
+
+if TYPE_CHECKING:
+    from widget_mcp.local.events import EventFeed
+
+# Requests still running at Ctrl-C (or at a reload) get this long to finish.
+SHUTDOWN_GRACE_SECONDS = 2
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    """What the app needs besides the environment; picklable, as a reload hands it to a new process."""
+
+    host: str
+    port: int
+    aws_url: str
+    # The local issuer's signing key (PEM) when `make dev` serves one (AUTH_MODE=oauth, no OAUTH_ISSUER), else None.
+    issuer_key: bytes | None
+    # The banner's lines about state and reloading.
+    reload_lines: str
+
+    @property
+    def base(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+
+@dataclass(frozen=True)
+class Restart:
+    """Why this process serves: the files whose change restarted the app, and when that was seen (epoch seconds)."""
+
+    changed: tuple[str, ...]
+    seen_at: float
+
+
+class LocalServer(uvicorn.Server):
+    """Prints `announce` (the banner, or a line after a reload) only once the socket is served, so every URL in it
+    answers at once.
+
+    On shutdown it ends the open /events streams first, so they do not hold the graceful shutdown up (and a
+    playground's stream reconnects to the next process after a reload).
+    """
+
+    def __init__(
+        self, config: uvicorn.Config, feed: EventFeed, announce: str, on_started: Callable[[], object] | None = None
+    ) -> None:
+        super().__init__(config)
+        self._feed = feed
+        self._announce = announce
+        self._on_started = on_started
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started:
+            print(self._announce, flush=True)
+            if self._on_started is not None:
+                self._on_started()
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self._feed.close()
+        await super().shutdown(sockets)
+
+
+def _sign_in_lines(mode: str, issuer_url: str | None, issuer: LocalIssuer | None) -> str:
+    if mode != "oauth":
+        return "  sign-in        off (AUTH_MODE=oauth turns it on)\n"
+    if issuer is None:
+        return f"  sign-in        OAuth, tokens from {issuer_url}\n"
+    # Development only: the local issuer signs anyone in without a password.
+    return (
+        f"  sign-in        OAuth, local issuer {issuer.issuer} (signs anyone in: development only)\n"
+        f"  token          {issuer.mint(LOCAL_USER)}\n"
+        f"                 (Authorization: Bearer …, for {LOCAL_USER}, valid 1 h)\n"
+    )
+
+
+def build_server(
+    options: ServeOptions, restart: Restart | None = None, on_started: Callable[[], object] | None = None
+) -> LocalServer:
+    """The app built from the environment (settings, moto's endpoints), ready to serve; not yet started. It prints
+    the banner once it serves, or with `restart`, how long the restart took; then it calls `on_started`."""
+    # Imported here, not above: `make dev`'s own process imports this module but never builds the app.
+    from widget_mcp.auth.gate import scopes_of
+    from widget_mcp.local.app import build_local_app
+    from widget_mcp.local.events import EventFeed
+    from widget_mcp.local.issuer_routes import issuer_routes
+    from widget_mcp.local.paths import WIDGET_DIST
+    from widget_mcp.settings import load_settings
+    from widget_mcp.wiring import build_core
+
+    settings = load_settings()
+    core = build_core(settings, concurrent=True)
+    feed = EventFeed()
+    routes = []
+    issuer = None
+    if options.issuer_key is not None:
+        url, audience = os.environ["OAUTH_ISSUER"], os.environ["OAUTH_AUDIENCE"]
+        issuer = LocalIssuer(url, audience=audience, key_pem=options.issuer_key)
+        issuer.scopes = scopes_of(core.runtime.protected_tools())
+        routes = issuer_routes(issuer)
+    app = build_local_app(core, widget_dir=WIDGET_DIST, feed=feed, extra_routes=routes)
+    base = options.base
+    if restart is None:
+        announce = (
+            "widget-mcp local mode\n"
+            f"  MCP endpoint   {base}/mcp\n"
+            f"  health         {base}/healthz\n"
+            f"  widgets        {base}/widgets/manifest.json\n"
+            f"  playground     {base}/playground\n"
+            f"  events (SSE)   {base}/events\n"
+            f"  CORS origins   {', '.join(settings.cors_origins) or 'none'}\n"
+            f"  AWS (moto)     {options.aws_url}  table {settings.table_name}\n"
+            + options.reload_lines
+            + _sign_in_lines(settings.auth_mode, settings.oauth_issuer, issuer)
+            + "Press Ctrl-C to stop."
+        )
+    else:
+        announce = f"reloaded in {time.time() - restart.seen_at:.1f} s: {len(core.runtime.tools)} tools"
+    # No lifespan: there is no per-process state to set up.
+    config = uvicorn.Config(
+        app,
+        host=options.host,
+        port=options.port,
+        log_level="warning",
+        lifespan="off",
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
+    )
+    return LocalServer(config, feed, announce, on_started)
+
+
+def _stop_with_parent(server: uvicorn.Server) -> None:
+    """In a reload worker: shut down when the process that started it is gone (killed, not stopped), rather than
+    hold the port with nothing behind it."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    sentinel = parent.sentinel
+
+    def wait() -> None:
+        multiprocessing.connection.wait([sentinel])
+        server.should_exit = True
+
+    threading.Thread(target=wait, name="parent-watch", daemon=True).start()
+
+
+def serve(
+    options: ServeOptions,
+    sockets: list[socket.socket],
+    restart: Restart | None = None,
+    on_started: Callable[[], object] | None = None,
+) -> None:
+    """Serve until a signal (SIGINT re-raised as KeyboardInterrupt once shut down, as uvicorn does)."""
+    server = build_server(options, restart, on_started)
+    _stop_with_parent(server)
+    server.run(sockets=sockets)
