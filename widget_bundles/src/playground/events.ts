@@ -28,11 +28,18 @@ function describe(type: string, data: Record<string, unknown>): string {
   }
 }
 
-export function activityPanel(): HTMLElement {
+/** `reconnected` runs each time the stream opens again after it was lost: under `make dev` the server was
+ * restarted (a reload), so what it serves may have changed. */
+export function activityPanel(reconnected: () => void = () => undefined): HTMLElement {
   const list = el("ol", { class: "events", "data-testid": "activity-events" });
   const panel = el("section", { class: "activity", "data-testid": "activity" }, el("h2", {}, "Activity"), list);
   const source = new EventSource("/events");
-  source.onopen = () => panel.setAttribute("data-connected", "true");
+  let opened = false;
+  source.onopen = () => {
+    panel.setAttribute("data-connected", "true");
+    if (opened) reconnected();
+    opened = true;
+  };
   source.onerror = () => panel.removeAttribute("data-connected");
   source.onmessage = (message: MessageEvent<string>) => {
     let event: unknown;

@@ -85,6 +85,7 @@ export class WidgetFrame {
     }
     const csp = widgetCsp(template.meta, hashes);
     this.iframe.dataset.csp = csp;
+    this.iframe.dataset.templateUri = template.uri;
     const cspMeta = `<meta http-equiv="Content-Security-Policy" content="${csp.replace(/"/g, "&quot;")}">`;
     const html = template.html.replace(/<head>/i, `<head>${cspMeta}${head}`);
     this.container.replaceChildren(this.iframe);

@@ -11,6 +11,7 @@ import { activityPanel } from "./events";
 import { WidgetFrame, type BridgeMode, type FrameHost } from "./frame";
 import { HOSTS, hostKind, hostSpec, SUBJECT, type HostKind } from "./hosts";
 import { callTool, findTemplate, listTools, readTemplate, useIdentity, type ToolInfo } from "./mcp";
+import { currentUri, playgroundRebuilt, replacement, type Shown } from "./reload";
 import { discoverSignIn, signIn, type SignInAvailability } from "./sign-in";
 
 const params = new URLSearchParams(location.search);
@@ -21,6 +22,7 @@ const host: HostKind = hostKind(params.get("host"));
 let theme: Theme = params.get("theme") === "dark" ? "dark" : "light";
 let mode: BridgeMode = host === "chatgpt" ? (CHATGPT_BRIDGES.find((m) => m === params.get("bridge")) ?? "both") : "mcp-apps";
 let frame: WidgetFrame | null = null;
+let shown: Shown | null = null;
 let tools: ToolInfo[] = [];
 
 const toolSelect = el("select", { "data-testid": "tool-select", "aria-label": "tool" });
@@ -49,14 +51,16 @@ const app = el(
     "main",
     {},
     el("section", { class: "call" }, el("label", {}, "tool ", toolSelect), argsInput, callButton, chat, stage, violations),
-    activityPanel(),
+    activityPanel(() => void guarded(refresh)),
   ),
 );
 
 const widgetState = new Map<string, unknown>();
 
-function say(kind: "user" | "tool" | "error" | "assistant", text: string): void {
-  chat.appendChild(el("div", { class: `bubble ${kind}`, "data-testid": kind === "user" ? "chat-bubble" : `chat-${kind}` }, text));
+function say(kind: "user" | "tool" | "error" | "assistant" | "note", text: string): HTMLElement {
+  const bubble = el("div", { class: `bubble ${kind}`, "data-testid": kind === "user" ? "chat-bubble" : `chat-${kind}` }, text);
+  chat.appendChild(bubble);
+  return bubble;
 }
 
 function narration(result: Record<string, unknown>): string {
@@ -78,11 +82,37 @@ const frameHost: FrameHost = {
   },
 };
 
-async function render(templateUri: string, toolInput: Record<string, unknown>, result: Record<string, unknown>): Promise<void> {
+async function render(next: Shown): Promise<void> {
   frame?.destroy();
-  const template = await readTemplate(templateUri);
+  shown = next;
+  const template = await readTemplate(next.uri);
   frame = new WidgetFrame(stage, frameHost);
-  await frame.mount({ template, toolInput, result, mode, theme });
+  await frame.mount({ template, toolInput: next.toolInput, result: next.result, mode, theme });
+}
+
+function showTools(list: ToolInfo[]): void {
+  const selected = toolSelect.value;
+  tools = list;
+  toolSelect.replaceChildren(...tools.map((t) => el("option", { value: t.name }, t.title ? `${t.name} — ${t.title}` : t.name)));
+  if (selected && tools.some((t) => t.name === selected)) toolSelect.value = selected;
+}
+
+/** The server is back after a restart (`make dev` reloads on changes): take its tools again, and render the shown
+ * widget again from its new template if it has one. */
+async function refresh(): Promise<void> {
+  showTools(await listTools());
+  const manifest: unknown = await fetch("/widgets/manifest.json", { cache: "no-store" })
+    .then((r) => (r.ok ? r.json() : null))
+    .catch(() => null);
+  const script = document.querySelector<HTMLScriptElement>('script[type="module"][src]')?.src;
+  if (playgroundRebuilt(manifest, script) && !app.querySelector('[data-testid="chat-note"][data-playground]')) {
+    say("note", "The playground itself was rebuilt: reload this page to use it.").dataset.playground = "";
+  }
+  if (!shown || app.dataset.state === "calling") return;
+  const uri = replacement(shown, await currentUri(shown, tools, findTemplate));
+  if (!uri) return;
+  say("note", `New template ${uri}: the widget is shown again, with the same result.`);
+  await render({ ...shown, uri });
 }
 
 async function run(name: string, args: Record<string, unknown>): Promise<void> {
@@ -91,7 +121,7 @@ async function run(name: string, args: Record<string, unknown>): Promise<void> {
   const result = await callTool(name, args);
   say(result.isError ? "error" : "assistant", narration(result));
   const uri = tools.find((t) => t.name === name)?.resourceUri;
-  if (uri) await render(uri, args, result);
+  if (uri) await render({ tool: name, uri, toolInput: args, result });
   app.dataset.state = "rendered";
 }
 
@@ -172,8 +202,7 @@ async function start(): Promise<void> {
   );
   offerSignIn(availability);
   await useHost(availability);
-  tools = await listTools();
-  toolSelect.replaceChildren(...tools.map((t) => el("option", { value: t.name }, t.title ? `${t.name} — ${t.title}` : t.name)));
+  showTools(await listTools());
   callButton.addEventListener("click", () => void guarded(() => run(toolSelect.value, parseArgs(argsInput.value))));
   app.dataset.state = "ready";
   const tool = params.get("tool");
@@ -187,7 +216,7 @@ async function start(): Promise<void> {
     const uri = await findTemplate(template);
     if (!uri) throw new Error(`no template named ${template}`);
     const result = parseArgs(params.get("result") ?? "{}");
-    await render(uri, {}, result);
+    await render({ template, uri, toolInput: {}, result });
     app.dataset.state = "rendered";
   }
 }
