@@ -34,6 +34,12 @@ $(UV):
 # PYTHONDONTWRITEBYTECODE is common here, so nothing would ever cache bytecode and every run would recompile.
 $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
 	$(UV) sync --frozen --quiet --compile-bytecode
+	@touch $@ $(VENV)/.synced-local
+
+# `make dev` alone installs the runtime and the local group only (moto, uvicorn), never the test, CDK or
+# benchmark tools; --inexact keeps what a `make test` installed before.
+$(VENV)/.synced-local: pyproject.toml uv.lock | $(UV)
+	$(UV) sync --frozen --quiet --compile-bytecode --no-default-groups --group local --inexact
 	@touch $@
 
 # --- widget bundles (widget_bundles/README.md): rebuilt when the lockfile or any source is newer than the stamp ---
@@ -68,7 +74,7 @@ $(EXT_APPS_HOST_STAMP): $(WIDGET_DEPS) $(EXT_APPS_HOST_SOURCES)
 
 # Reloads as you edit (README, Quickstart): Python under lambda_src/ restarts the app, Vite rebuilds the widgets
 # (watch mode, beside the server), moto and its state keep running. RELOAD=0 make dev serves once.
-dev: $(VENV)/.synced $(WIDGET_STAMP)
+dev: $(VENV)/.synced-local $(WIDGET_STAMP)
 	$(PY) -m widget_mcp.local
 
 lint: $(VENV)/.synced
@@ -115,12 +121,12 @@ synth: $(VENV)/.synced $(CDK) $(WIDGET_STAMP)
 deploy: $(VENV)/.synced $(CDK) $(WIDGET_STAMP)
 	$(CDK_ENV) $(CDK) deploy --no-notices $(CDK_ARGS)
 
-check-app: $(VENV)/.synced
+check-app: $(VENV)/.synced-local
 	@test -n "$(URL)" || { echo "usage: make check-app URL=https://<api>/mcp" >&2; exit 2; }
 	$(PY) -m widget_mcp.readiness "$(URL)" $(CHECK_ARGS)
 
 # --- a new app on the toolkit (README, "Build your own app") ---
 .PHONY: app
-app: $(VENV)/.synced
+app: $(VENV)/.synced-local
 	@test -n "$(NAME)" || { echo "usage: make app NAME=weather [WIDGET=1]" >&2; exit 2; }
 	$(PY) -m widget_mcp.local.scaffold "$(NAME)" $(if $(WIDGET),--widget)
