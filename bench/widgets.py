@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "widget_bundles" / "dist"
-BUDGETS_KB = {"chess-board": 60.0, "display": 40.0, "form": 120.0}
+BUDGETS_KB = {"chess-board": 60.0, "display": 55.0, "form": 120.0}
 RENDERS = {  # widget: (tool, arguments, selector of the rendered widget, the mark it sets)
     "chess-board": ("chess_new_game", {}, "[data-square]", "wm:first-board"),
     "display": ("display_demo", {"message": "bench"}, "[data-widget]", "wm:display-rendered"),
