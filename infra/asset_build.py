@@ -138,17 +138,13 @@ def _run(args: list[str | Path], cwd: Path = ROOT) -> str:
 
 
 def locked_requirements(*, runtime_provided: bool = False) -> str:
-    """Runtime dependencies pinned and hashed from uv.lock (no dev, no infra group), without those Lambda
-    provides; or, with `runtime_provided`, only those."""
+    """Runtime dependencies pinned and hashed from uv.lock (no dependency group at all: dev, local, infra and
+    bench tools never ship), without those Lambda provides; or, with `runtime_provided`, only those."""
     args: list[str | Path] = [
         UV,
         "export",
         "--frozen",
-        "--no-dev",
-        "--no-group",
-        "infra",
-        "--no-group",
-        "bench",
+        "--no-default-groups",
         "--no-emit-project",
     ]
     text = _run([*args, "--format", "requirements.txt", "--no-header", "--no-annotate"])
