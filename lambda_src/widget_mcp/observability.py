@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 
 # The principal source of the tool call running in this context, from `started` to `finished`.
 _PRINCIPAL_SOURCE: ContextVar[str | None] = ContextVar("widget_mcp_principal_source", default=None)
+# The DynamoDB capacity the call running in this context consumed. Per context, not per process: a local server
+# runs calls concurrently, and one call's capacity must not land in another call's metrics. Sync tools run in a
+# worker thread that gets a copy of the context, and so the same list.
+_CAPACITY: ContextVar[list[float] | None] = ContextVar("widget_mcp_capacity", default=None)
 _STANDARD_RESOLUTION = 60  # seconds: Powertools' default, left out of the EMF definitions as it does
 
 
@@ -65,15 +69,16 @@ class ToolTelemetry:
         self._emit_metrics = not is_metrics_disabled()
         service = obs.metrics.service
         self._service_dimension = {"service": service} if service else {}
-        self._capacity: list[float] = []
 
     def started(self, tool: str, call: ToolCall) -> None:
         _PRINCIPAL_SOURCE.set(call.principal.source)
+        _CAPACITY.set([])
 
     def capacity(self, operation: str, units: float) -> None:
         """DynamoDB capacity a call consumed; sent with the call's other metrics (what the table bills)."""
-        if self._emit_metrics:
-            self._capacity.append(float(units))
+        consumed = _CAPACITY.get()
+        if self._emit_metrics and consumed is not None:
+            consumed.append(float(units))
 
     def finished(self, tool: str, error_code: str | None, seconds: float) -> None:
         millis = round(seconds * 1000, 3)
@@ -88,9 +93,9 @@ class ToolTelemetry:
     def _flush(self, tool: str, failed: bool, millis: float) -> None:
         """One EMF document per call: the tool dimension must not leak into another call's metrics."""
         metrics: dict[str, dict[str, Any]] = {}
-        if self._capacity:
-            metrics["DynamoDbCapacityUnits"] = _metric(MetricUnit.Count, self._capacity)
-            self._capacity = []
+        consumed = _CAPACITY.get()
+        if consumed:
+            metrics["DynamoDbCapacityUnits"] = _metric(MetricUnit.Count, consumed)
         metrics["ToolInvocations"] = _metric(MetricUnit.Count, [1.0])
         metrics["ToolErrors"] = _metric(MetricUnit.Count, [1.0 if failed else 0.0])
         metrics["ToolLatency"] = _metric(MetricUnit.Milliseconds, [millis])

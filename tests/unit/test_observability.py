@@ -1,3 +1,4 @@
+import contextvars
 import json
 import logging
 import re
@@ -166,3 +167,25 @@ def test_with_metrics_disabled_a_tool_call_only_logs(
 
     [log] = _telemetry_lines(capsys, run)
     assert log["message"] == "tool call finished"
+
+
+def test_concurrent_calls_each_report_only_the_capacity_they_consumed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("POWERTOOLS_METRICS_DISABLED", raising=False)
+
+    def run(telemetry: ToolTelemetry) -> None:
+        # Two calls interleaved, each in its own context, as a local server's concurrent requests are.
+        first, second = contextvars.copy_context(), contextvars.copy_context()
+        first.run(telemetry.started, "chess_move", _call({"openai/subject": "a"}))
+        second.run(telemetry.started, "chess_show_game", _call({"openai/subject": "b"}))
+        first.run(telemetry.capacity, "PutItem", 1.0)
+        second.run(telemetry.capacity, "GetItem", 0.5)
+        first.run(telemetry.finished, "chess_move", None, 0.001)
+        second.run(telemetry.finished, "chess_show_game", None, 0.001)
+
+    documents = [line for line in _telemetry_lines(capsys, run) if "_aws" in line]
+    assert [(d["tool"], d["DynamoDbCapacityUnits"]) for d in documents] == [
+        ("chess_move", [1.0]),
+        ("chess_show_game", [0.5]),
+    ]
