@@ -14,6 +14,15 @@ FLIGHT: dict[str, Any] = {
     "required": ["destinationCity", "departureDate"],
 }
 FLIGHT_UI = {"departureDate": {"ui:widget": "date"}, "returnDate": {"ui:widget": "date"}}
+# A second step (`metadata.next`) for the multi-step form tests.
+TRAVELLERS_STEP: dict[str, Any] = {
+    "title": "Travellers",
+    "schema": {
+        "type": "object",
+        "properties": {"adults": {"type": "integer", "title": "Adults", "minimum": 1}},
+        "required": ["adults"],
+    },
+}
 
 
 def _obj(required: list[str], **properties: Any) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import pytest
 from browser_support import CHATGPT, DevServer, widget
 from playwright.sync_api import Dialog, FrameLocator, Page, expect
 from seed_forms import FLIGHT as FLIGHT_SCHEMA
-from seed_forms import FLIGHT_UI
+from seed_forms import FLIGHT_UI, TRAVELLERS_STEP
 
 # Seed 001's example form, as a model would send it to ask_question.
 FLIGHT = {"question": FLIGHT_SCHEMA, "uiSchema": FLIGHT_UI, "title": "Book a Flight to Japan"}
@@ -155,15 +155,7 @@ def test_every_ui_schema_widget_renders_and_its_value_reaches_the_server(page: P
 def test_a_two_step_form_shows_the_next_step_and_sends_one_message_at_the_end(
     page: Page, dev_server: DevServer
 ) -> None:
-    second = {
-        "title": "Travellers",
-        "schema": {
-            "type": "object",
-            "properties": {"adults": {"type": "integer", "title": "Adults", "minimum": 1}},
-            "required": ["adults"],
-        },
-    }
-    frame = open_form(page, dev_server, {**FLIGHT, "metadata": {"next": second}})
+    frame = open_form(page, dev_server, {**FLIGHT, "metadata": {"next": TRAVELLERS_STEP}})
     expect(frame.locator('[data-testid="form-step"]')).to_have_text("Step 1 of 2")
     frame.locator("#root_departureDate").fill("2025-12-25")
     frame.locator("button[type=submit]").click()

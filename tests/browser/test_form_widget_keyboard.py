@@ -10,7 +10,7 @@ from typing import Any
 from browser_support import DevServer, widget, widget_frame
 from playwright.sync_api import Frame, FrameLocator, Page, expect
 from seed_forms import FLIGHT as FLIGHT_SCHEMA
-from seed_forms import FLIGHT_UI
+from seed_forms import FLIGHT_UI, TRAVELLERS_STEP
 
 FLIGHT = {"question": FLIGHT_SCHEMA, "uiSchema": FLIGHT_UI, "title": "Book a Flight to Japan"}
 CHOICES = {
@@ -81,15 +81,7 @@ def test_a_field_only_the_server_refuses_takes_the_focus_with_the_servers_messag
 
 
 def test_a_two_step_form_is_filled_and_sent_with_the_keyboard_alone(page: Page, dev_server: DevServer) -> None:
-    second = {
-        "title": "Travellers",
-        "schema": {
-            "type": "object",
-            "properties": {"adults": {"type": "integer", "title": "Adults", "minimum": 1}},
-            "required": ["adults"],
-        },
-    }
-    args = {"question": CHOICES, "uiSchema": CHOICES_UI, "title": "Seat", "metadata": {"next": second}}
+    args = {"question": CHOICES, "uiSchema": CHOICES_UI, "title": "Seat", "metadata": {"next": TRAVELLERS_STEP}}
     view = open_form(page, dev_server, args)
     frame = widget_frame(page)
     for _ in range(30):  # from the top of the playground into the widget's first field
