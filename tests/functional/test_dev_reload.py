@@ -89,8 +89,11 @@ async def until(what: str, check: Callable[[], Awaitable[Any]]) -> Any:
 
 
 def port_is_free(base: str) -> bool:
+    """Whether a new `make dev` could listen on the port now. SO_REUSEADDR, as `make dev` binds: connections the
+    server closed may linger in TIME_WAIT, which must not count; a process still listening there does."""
     port = int(base.rsplit(":", 1)[1])
     with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(("127.0.0.1", port))
         except OSError:
