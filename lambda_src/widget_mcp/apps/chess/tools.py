@@ -61,7 +61,11 @@ class MoveInput(BaseModel):
 
     game_id: str = _GAME_ID
     move: str | None = Field(
-        default=None, min_length=1, max_length=16, description="The move in SAN (Nf3, O-O, e8=Q) or UCI (g1f3, e7e8q)."
+        default=None,
+        min_length=1,
+        max_length=16,
+        description="The move in SAN (Nf3, O-O, e8=Q) or UCI (g1f3, e7e8q).",
+        examples=["e4"],
     )
     from_square: str | None = Field(
         default=None,

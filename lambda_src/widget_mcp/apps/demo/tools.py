@@ -12,7 +12,9 @@ book = ToolBook()
 class DemoInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    message: str = Field(min_length=1, max_length=2000, description="Text to show back.")
+    message: str = Field(
+        min_length=1, max_length=2000, description="Text to show back.", examples=["Hello from the playground"]
+    )
     fail_after_widgets: bool = Field(
         default=False, description="Emit the widgets and then fail, to see that a failed call shows none."
     )

@@ -46,12 +46,24 @@ def _json_size(value: object) -> int:
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass"))
 
 
+# A small form that works as it is: hosts and the playground offer it as the starting point.
+EXAMPLE_QUESTION: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "title": "Your name", "maxLength": 100},
+        "rating": {"type": "integer", "title": "How was your day? (1-5)", "minimum": 1, "maximum": 5},
+    },
+    "required": ["name"],
+}
+
+
 class AskInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     question: QuestionText = Field(
         description="The form as a JSON Schema object (Draft-07 or 2020-12), or that object serialized as a JSON "
-        "string: type 'object' with 'properties' (titles, types, formats, enums) and 'required'."
+        "string: type 'object' with 'properties' (titles, types, formats, enums) and 'required'.",
+        examples=[EXAMPLE_QUESTION],
     )
     ui_schema: UiSchemaText | None = Field(
         default=None,
@@ -59,7 +71,9 @@ class AskInput(BaseModel):
         description="Optional react-jsonschema-form uiSchema (object or JSON string), e.g. "
         '{"departureDate": {"ui:widget": "date"}, "notes": {"ui:widget": "textarea"}}.',
     )
-    title: str | None = Field(default=None, max_length=300, description="The form's heading.")
+    title: str | None = Field(
+        default=None, max_length=300, description="The form's heading.", examples=["A quick question"]
+    )
     description: str | None = Field(default=None, max_length=300, description="One line under the heading.")
     metadata: dict[str, Any] | None = Field(
         default=None,
