@@ -1,6 +1,7 @@
 // The chess tool contract as the widget reads it: structuredContent (the game) and _meta (history, hints).
 
 import { isRecord } from "../shared/dom";
+import type { ModelContext } from "../shared/model-context";
 
 export type Color = "white" | "black";
 
@@ -89,4 +90,23 @@ export function statusText(game: GameState): string {
     default:
       return `${CAP(game.turn)} to move${game.check ? " — check" : ""}`;
   }
+}
+
+/** What the model is told after a change made on the board: compact (a game id, the FEN and a few words). */
+export function chessContext(game: GameState): ModelContext {
+  const mover = game.turn === "white" ? "black" : "white";
+  const last = game.lastMove?.san ? `last move ${game.lastMove.san} (${mover})` : "no move yet";
+  const state = game.status === "active" ? `${game.turn} to move${game.check ? ", in check" : ""}` : statusText(game);
+  return {
+    text: `Chess game ${game.gameId}, changed on the board: ${last}; ${state}. FEN ${game.fen}`,
+    fields: {
+      gameId: game.gameId,
+      fen: game.fen,
+      lastMove: game.lastMove?.san ?? null,
+      turn: game.turn,
+      status: game.status,
+      winner: game.winner,
+      ply: game.ply,
+    },
+  };
 }

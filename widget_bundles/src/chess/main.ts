@@ -8,6 +8,7 @@ import { el, isRecord } from "../shared/dom";
 import { kingSquare, renderBoard, squaresInOrder } from "./board";
 import { parsePlacement, pieceName } from "./fen";
 import { parseGame, parseMeta, statusText, type GameMeta, type GameState } from "./game";
+import { chessContext } from "./game";
 import { attachBoardInput } from "./interaction";
 import { renderCaptured, renderMoveList } from "./moves";
 import { renderGameList } from "./listing";
@@ -252,6 +253,8 @@ class ChessWidget {
       const result = await this.host.callTool("chess_move", args);
       this.pending = false;
       this.accept(result);
+      // The model saw the game as it was before this move (and the engine's reply): tell it the new position.
+      if (!result.isError && this.game) this.host.updateModelContext(chessContext(this.game));
     } catch (error) {
       this.pending = false;
       this.notice = { kind: "error", text: `The move could not be sent: ${String(error)}` };

@@ -10,6 +10,7 @@ import type { Host, ToolResult } from "../shared/bridge";
 import { isRecord } from "../shared/dom";
 import { parseError, parseForm, summarise, toErrorSchema, type DguiError, type FormPayload, type Json } from "./payload";
 import { validator } from "./validator";
+import { formContext } from "./model-context";
 
 export type Phase = "ready" | "sending" | "sent" | "error";
 
@@ -101,7 +102,11 @@ export function FormApp({ host, initial, saved }: Props): ReactNode {
     target?.focus();
   });
 
-  const save = (state: Saved): void => host.setWidgetState({ ...state });
+  const save = (state: Saved): void => {
+    host.setWidgetState({ ...state });
+    const { complete, answered } = state;
+    host.updateModelContext(formContext({ formId: form.formId, title: initial.title, complete, answered, steps: form.steps }));
+  };
 
   const submit = async (event: IChangeEvent<Json>): Promise<void> => {
     const formData = isRecord(event.formData) ? event.formData : {};

@@ -1,6 +1,7 @@
 // The activity panel: seed-003 typed events (status, tool_start, tool_end, done) from GET /events (SSE).
 
 import { asText, el, isRecord } from "../shared/dom";
+import { modelContextView } from "./model-context-view";
 
 const MAX_ROWS = 200;
 const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#x27;": "'", "&#39;": "'" };
@@ -32,7 +33,7 @@ function describe(type: string, data: Record<string, unknown>): string {
  * restarted (a reload), so what it serves may have changed. */
 export function activityPanel(reconnected: () => void = () => undefined): HTMLElement {
   const list = el("ol", { class: "events", "data-testid": "activity-events" });
-  const panel = el("section", { class: "activity", "data-testid": "activity" }, el("h2", {}, "Activity"), list);
+  const panel = el("section", { class: "activity", "data-testid": "activity" }, el("h2", {}, "Activity"), modelContextView(), list);
   const source = new EventSource("/events");
   let opened = false;
   source.onopen = () => {

@@ -9,6 +9,7 @@ import type { CallToolResult } from "@modelcontextprotocol/client";
 import { isRecord } from "../shared/dom";
 import { sha256, widgetCsp } from "./csp";
 import { CSP_WATCH_SCRIPT, watchCsp, type CspViolation } from "./csp-watch";
+import { showModelContext } from "./model-context-view";
 import type { Template } from "./mcp";
 import { serveShim, shimScript } from "./openai-shim";
 
@@ -100,7 +101,10 @@ export class WidgetFrame {
       this.shim = serveShim(frame, {
         callTool: async (name, args) => this.host.callTool(name, args),
         sendFollowUpMessage: (prompt) => this.host.message(prompt),
-        setWidgetState: (state) => this.host.widgetState.set(session, state),
+        setWidgetState: (state) => {
+          this.host.widgetState.set(session, state);
+          showModelContext("widgetState", JSON.stringify(state)); // ChatGPT shows the model the widget state
+        },
         notifyIntrinsicHeight: resize,
       });
     }
@@ -108,13 +112,17 @@ export class WidgetFrame {
       const bridge = new AppBridge(
         null,
         { name: "widget-mcp playground", version: "0.1.0" },
-        { serverTools: {}, message: { text: {} }, openLinks: {} },
+        { serverTools: {}, message: { text: {} }, openLinks: {}, updateModelContext: { text: {}, structuredContent: {} } },
         { hostContext: { theme: options.theme, displayMode: "inline", platform: "web", locale: navigator.language } },
       );
       bridge.oncalltool = async (params) =>
         (await this.host.callTool(params.name, params.arguments ?? {}, params._meta ?? {})) as CallToolResult;
       bridge.onmessage = async (params) => {
         this.host.message(textOf(params.content));
+        return {};
+      };
+      bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
+        showModelContext("ui/update-model-context", textOf(content) || JSON.stringify(structuredContent ?? {}));
         return {};
       };
       bridge.onsizechange = (params) => resize(params.height ?? 0);

@@ -3,6 +3,7 @@
 
 import { App, PostMessageTransport } from "@modelcontextprotocol/ext-apps";
 import { isRecord } from "./dom";
+import { sendModelContext, withModelContext, type ModelContext } from "./model-context";
 import { openAi, SET_GLOBALS_EVENT, type OpenAiApi, type SetGlobalsDetail } from "./openai";
 import { applyTheme } from "./theme";
 
@@ -22,6 +23,8 @@ export interface Host {
   sendMessage(text: string): Promise<void>;
   widgetState(): Record<string, unknown> | null;
   setWidgetState(state: Record<string, unknown>): void;
+  /** Tells the model what the user changed in the widget (ui/update-model-context, and ChatGPT's widget state). */
+  updateModelContext(context: ModelContext): void;
 }
 
 export interface WidgetOptions {
@@ -47,6 +50,7 @@ class WidgetHost implements Host {
   kind: BridgeKind = "none";
   private app: App | null = null;
   private localState: Record<string, unknown> | null = null;
+  private modelContext: ModelContext | null = null;
 
   constructor(private readonly openai: OpenAiApi | undefined) {
     if (openai) this.kind = "openai";
@@ -77,8 +81,17 @@ class WidgetHost implements Host {
   }
 
   setWidgetState(state: Record<string, unknown>): void {
-    this.localState = state;
-    void this.openai?.setWidgetState?.(state);
+    // The model's facts stay in the widget state whatever the widget saves over it.
+    const full = withModelContext(state, this.modelContext);
+    this.localState = full;
+    void this.openai?.setWidgetState?.(full);
+  }
+
+  updateModelContext(context: ModelContext): void {
+    this.modelContext = context;
+    // A host that refuses the update changes nothing for the user: the move or the answers are already saved.
+    if (this.app) sendModelContext(this.app, context).catch(() => undefined);
+    if (this.openai) this.setWidgetState(this.widgetState() ?? {});
   }
 }
 
