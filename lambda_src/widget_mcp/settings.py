@@ -2,31 +2,34 @@
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
-from typing import Annotated, Literal
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, ValidationError, field_validator, model_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 
 class SettingsError(ValueError):
     """A setting has a bad value; the message names the variable and the problem."""
 
 
-class Settings(BaseSettings):
-    """Every knob the endpoint reads: the field name in upper case, or the alias where one is given."""
+class Settings(BaseModel):
+    """Every knob the endpoint reads: the field name in upper case, or the alias where one is given.
 
-    model_config = SettingsConfigDict(extra="ignore", frozen=True)
+    Values passed to the constructor win over the environment's. Environment values arrive as text and are
+    parsed as the fields say; lists are comma-separated.
+    """
+
+    model_config = ConfigDict(extra="ignore", frozen=True, validate_default=True)
 
     table_name: str = Field(default="widget-mcp-state", min_length=3, max_length=255)
     widget_base_url: str = Field(default="http://127.0.0.1:8000/widgets")
     widget_domain: str | None = None
     widget_manifest: str | None = None
-    # NoDecode: a comma-separated list, not JSON.
-    allowed_hosts: Annotated[tuple[str, ...], NoDecode] = ("127.0.0.1:*", "localhost:*", "[::1]:*")
+    allowed_hosts: tuple[str, ...] = ("127.0.0.1:*", "localhost:*", "[::1]:*")
     # Browser origins allowed to call /mcp cross-origin (web-based MCP hosts); empty: no browser origin.
-    cors_origins: Annotated[tuple[str, ...], NoDecode] = ()
+    cors_origins: tuple[str, ...] = ()
     # A call with no identity (no token, no host user hint) keeps state reachable by its unguessable id
     # (`capability`), or is refused with identity_required (`refuse`). Sign-in on always refuses.
     anonymous_state: Literal["capability", "refuse"] = "capability"
@@ -49,7 +52,7 @@ class Settings(BaseSettings):
     # Defaults to the issuer's `/.well-known/jwks.json` (where Cognito publishes it).
     oauth_jwks_url: str | None = None
     # Accepted `aud` values or `client_id`s (Cognito access tokens carry only the client id).
-    oauth_audience: Annotated[tuple[str, ...], NoDecode] = ()
+    oauth_audience: tuple[str, ...] = ()
     # Listed in the protected-resource metadata; defaults to the issuer.
     oauth_authorization_server: str | None = None
     # The resource's canonical URL (the MCP URL); by default derived from each request's Host.
@@ -63,7 +66,21 @@ class Settings(BaseSettings):
     oauth_authorize_url: str | None = None
     oauth_token_url: str | None = None
     oauth_registration_client_id: str | None = None
-    oauth_redirect_uris: Annotated[tuple[str, ...], NoDecode] = ()
+    oauth_redirect_uris: tuple[str, ...] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_the_environment(cls, data: Any) -> Any:
+        """Each field's variable (its alias, else its name; any case) under what the constructor was given."""
+        if not isinstance(data, dict):
+            return data
+        environ = {key.lower(): value for key, value in os.environ.items()}
+        found = {}
+        for name, field in cls.model_fields.items():
+            key = field.alias or name
+            if key.lower() in environ:
+                found[key] = environ[key.lower()]
+        return {**found, **data}
 
     @field_validator("log_level", mode="before")
     @classmethod
