@@ -4,4 +4,8 @@ from widget_mcp.apps.registry import AppContext, load_books
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 
-SERVED_TOOLS = [name for book in load_books(AppContext(Settings(), InMemoryDocumentStore())) for name in book.tools]
+_SPECS = [spec for book in load_books(AppContext(Settings(), InMemoryDocumentStore())) for spec in book.tools.values()]
+
+SERVED_TOOLS = [spec.name for spec in _SPECS]
+# The tools a user (or the model) may call, as against app-only ones (`private`: only a widget calls them).
+USER_TOOLS = [spec.name for spec in _SPECS if spec.visibility != "private"]

@@ -7,11 +7,14 @@ import "./playground.css";
 import { asText, el, isRecord } from "../shared/dom";
 import { applyTheme, type Theme } from "../shared/theme";
 import { describeViolation } from "./csp-watch";
+import { ArgsPanel } from "./args-form";
+import { exampleArgs, remember } from "./args-schema";
 import { activityPanel } from "./events";
 import { WidgetFrame, type BridgeMode, type FrameHost } from "./frame";
 import { HOSTS, hostKind, hostSpec, SUBJECT, type HostKind } from "./hosts";
 import { callTool, findTemplate, listTools, readTemplate, useIdentity, type ToolInfo } from "./mcp";
 import { currentUri, playgroundRebuilt, replacement, type Shown } from "./reload";
+import { resultSummary } from "./results";
 import { discoverSignIn, signIn, type SignInAvailability } from "./sign-in";
 
 const params = new URLSearchParams(location.search);
@@ -26,7 +29,9 @@ let shown: Shown | null = null;
 let tools: ToolInfo[] = [];
 
 const toolSelect = el("select", { "data-testid": "tool-select", "aria-label": "tool" });
-const argsInput = el("textarea", { "data-testid": "tool-args", rows: 4, spellcheck: "false", "aria-label": "arguments (JSON)" });
+const argsPanel = new ArgsPanel();
+// The strings earlier results carried at the top of their structuredContent (gameId, formId): ids a later call needs.
+const seen = new Map<string, unknown>();
 const callButton = el("button", { type: "button", "data-testid": "call-tool" }, "Call tool");
 const themeButton = el("button", { type: "button", "data-testid": "theme-toggle" }, "Dark");
 const hostSelect = el("select", { "data-testid": "host-select", "aria-label": "host" }, ...HOSTS.map((h) => el("option", { value: h.kind }, h.label)));
@@ -50,7 +55,7 @@ const app = el(
   el(
     "main",
     {},
-    el("section", { class: "call" }, el("label", {}, "tool ", toolSelect), argsInput, callButton, chat, stage, violations),
+    el("section", { class: "call" }, el("label", {}, "tool ", toolSelect), argsPanel.element, callButton, chat, stage, violations),
     activityPanel(() => void guarded(refresh)),
   ),
 );
@@ -71,8 +76,17 @@ function narration(result: Record<string, unknown>): string {
 const frameHost: FrameHost = {
   widgetState,
   async callTool(name, args, meta) {
-    say("tool", `widget → ${name} ${JSON.stringify(args)}`);
-    return callTool(name, args, meta);
+    say("tool", `widget → ${name} ${JSON.stringify(args)}`).dataset.origin = "widget";
+    let result: Record<string, unknown>;
+    try {
+      result = await callTool(name, args, meta);
+    } catch (error) {
+      widgetResult(name, "error", String(error));
+      throw error;
+    }
+    remember(seen, result);
+    widgetResult(name, result.isError ? "error" : "ok", resultSummary(result));
+    return result;
   },
   message(text) {
     say("user", text);
@@ -81,6 +95,12 @@ const frameHost: FrameHost = {
     violations.appendChild(el("li", { "data-testid": "csp-violation" }, `CSP violation: ${describeViolation(violation)}`));
   },
 };
+
+/** What a widget's own call answered, under its request, as a call made here shows its answer. */
+function widgetResult(name: string, outcome: "ok" | "error", text: string): void {
+  const bubble = say(outcome === "ok" ? "assistant" : "error", `${name}: ${text}`);
+  Object.assign(bubble.dataset, { testid: "chat-widget-result", origin: "widget", tool: name, outcome });
+}
 
 async function render(next: Shown): Promise<void> {
   frame?.destroy();
@@ -119,10 +139,38 @@ async function run(name: string, args: Record<string, unknown>): Promise<void> {
   app.dataset.state = "calling";
   say("tool", `→ ${name} ${JSON.stringify(args)}`);
   const result = await callTool(name, args);
-  say(result.isError ? "error" : "assistant", narration(result));
+  remember(seen, result);
+  const answer = say(result.isError ? "error" : "assistant", narration(result));
+  Object.assign(answer.dataset, { tool: name, outcome: result.isError ? "error" : "ok" });
   const uri = tools.find((t) => t.name === name)?.resourceUri;
   if (uri) await render({ tool: name, uri, toolInput: args, result });
   app.dataset.state = "rendered";
+}
+
+/** Fills the argument form with a working example for the chosen tool. An id it needs that no earlier result
+ * carried is made by the tool that returns one (a new game for chess_move, a form for get_form_response), and the
+ * chat says so. */
+async function prefill(): Promise<void> {
+  const tool = tools.find((t) => t.name === toolSelect.value);
+  if (!tool) return;
+  callButton.disabled = true;
+  argsPanel.disabled = true;
+  try {
+    for (const { field, producer } of exampleArgs(tool, tools, seen).missing) {
+      const made = exampleArgs(producer, tools, seen);
+      if (seen.has(field) || made.missing.length) continue;
+      const result = await callTool(producer.name, made.args);
+      remember(seen, result);
+      const text = seen.has(field)
+        ? `To fill ${field}, called ${producer.name}: ${String(seen.get(field))}.`
+        : `${producer.name} gave no ${field} to fill it with: ${resultSummary(result)}`;
+      Object.assign(say("note", text).dataset, { testid: "chat-prefill", tool: producer.name });
+    }
+    if (toolSelect.value === tool.name) argsPanel.show(tool.name, tool.inputSchema, exampleArgs(tool, tools, seen).args);
+  } finally {
+    callButton.disabled = false;
+    argsPanel.disabled = false;
+  }
 }
 
 function parseArgs(text: string): Record<string, unknown> {
@@ -203,14 +251,17 @@ async function start(): Promise<void> {
   offerSignIn(availability);
   await useHost(availability);
   showTools(await listTools());
-  callButton.addEventListener("click", () => void guarded(() => run(toolSelect.value, parseArgs(argsInput.value))));
+  callButton.addEventListener("click", () => void guarded(() => run(toolSelect.value, argsPanel.value())));
+  toolSelect.addEventListener("change", () => void guarded(prefill));
   app.dataset.state = "ready";
   const tool = params.get("tool");
   const template = params.get("template");
   if (tool) {
     toolSelect.value = tool;
-    argsInput.value = params.get("args") ?? "{}";
-    await run(tool, parseArgs(argsInput.value));
+    const given = params.get("args");
+    if (given === null) await prefill();
+    else argsPanel.showText(tool, tools.find((t) => t.name === tool)?.inputSchema, given);
+    await run(tool, argsPanel.value());
   } else if (template) {
     // Preview a template with a given result, without calling a tool: ?template=display&result=<JSON>.
     const uri = await findTemplate(template);
@@ -218,6 +269,8 @@ async function start(): Promise<void> {
     const result = parseArgs(params.get("result") ?? "{}");
     await render({ template, uri, toolInput: {}, result });
     app.dataset.state = "rendered";
+  } else {
+    await prefill();
   }
 }
 

@@ -62,6 +62,7 @@ export interface ToolInfo {
   title?: string;
   description?: string;
   inputSchema?: unknown;
+  outputSchema?: unknown;
   resourceUri?: string;
   visibility?: string;
 }
@@ -78,6 +79,7 @@ export async function listTools(): Promise<ToolInfo[]> {
       title: typeof tool.title === "string" ? tool.title : undefined,
       description: typeof tool.description === "string" ? tool.description : undefined,
       inputSchema: tool.inputSchema,
+      outputSchema: tool.outputSchema,
       resourceUri: typeof uri === "string" ? uri : undefined,
       visibility: typeof meta["openai/visibility"] === "string" ? meta["openai/visibility"] : undefined,
     };

@@ -1,0 +1,121 @@
+"""The playground's argument editor: a form generated from each tool's inputSchema, prefilled with an example
+that works, beside the raw JSON it stays in step with. (Calls a widget makes: test_playground_widget_calls.py.)"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from browser_support import DevServer, ToolCalls, widget
+from playwright.sync_api import Page, expect
+from served_tools import USER_TOOLS
+
+
+def raw_args(page: Page) -> dict[str, Any]:
+    value: dict[str, Any] = json.loads(page.locator('[data-testid="tool-args"]').input_value())
+    return value
+
+
+def choose(page: Page, server: DevServer, tool: str) -> None:
+    """Open the playground and pick `tool`, as a user does; returns once its form is prefilled."""
+    page.goto(f"{server.base}/playground")
+    expect(page.locator('[data-testid="args"]')).to_have_attribute("data-tool", USER_TOOLS[0])
+    page.locator('[data-testid="tool-select"]').select_option(tool)
+    expect(page.locator('[data-testid="args"]')).to_have_attribute("data-tool", tool)
+    expect(page.locator('[data-testid="call-tool"]')).to_be_enabled()
+
+
+@pytest.mark.parametrize("tool", USER_TOOLS)
+def test_every_tool_a_user_may_call_succeeds_from_its_prefilled_form_without_typing(
+    page: Page, dev_server: DevServer, tool: str
+) -> None:
+    calls = ToolCalls(page)
+    choose(page, dev_server, tool)
+    page.locator('[data-testid="call-tool"]').click()
+    answer = page.locator(f'[data-testid="chat-assistant"][data-tool="{tool}"], [data-testid="chat-error"]')
+    expect(answer).to_have_count(1)
+    expect(answer).to_have_attribute("data-outcome", "ok")
+    assert calls.names()[-1] == tool
+    assert calls.sent[-1]["arguments"] == raw_args(page)
+
+
+def test_a_link_naming_only_the_tool_calls_it_with_its_example(page: Page, dev_server: DevServer) -> None:
+    page.goto(f"{dev_server.base}/playground?tool=display_demo")
+    expect(widget(page).locator('[data-widget="text"]')).to_have_text("Hello from the playground")
+    assert raw_args(page) == {"message": "Hello from the playground", "fail_after_widgets": False}
+
+
+def test_an_id_no_earlier_result_carried_is_made_by_the_tool_that_returns_one(
+    page: Page, dev_server: DevServer
+) -> None:
+    calls = ToolCalls(page)
+    choose(page, dev_server, "chess_move")
+    assert calls.names() == ["chess_new_game"]
+    game_id = raw_args(page)["gameId"]
+    assert isinstance(game_id, str)
+    note = f"To fill gameId, called chess_new_game: {game_id}."
+    expect(page.locator('[data-testid="chat-prefill"]')).to_have_text(note)
+    assert raw_args(page) == {"gameId": game_id, "move": "e4"}
+    # Later calls take the id the latest result carried, and make no new game.
+    page.locator('[data-testid="call-tool"]').click()
+    expect(page.locator('[data-testid="chat-assistant"][data-tool="chess_move"]')).to_have_count(1)
+    page.locator('[data-testid="tool-select"]').select_option("chess_show_game")
+    expect(page.locator('[data-testid="args"]')).to_have_attribute("data-tool", "chess_show_game")
+    assert raw_args(page) == {"gameId": game_id}
+    assert calls.names() == ["chess_new_game", "chess_move"]
+
+
+def test_the_form_and_the_raw_json_follow_each_other_both_ways(page: Page, dev_server: DevServer) -> None:
+    choose(page, dev_server, "display_demo")
+    message = page.locator("#root_message")
+    expect(message).to_have_value("Hello from the playground")
+
+    message.fill("typed in the form")
+    page.locator("#root_fail_after_widgets").check()
+    assert raw_args(page) == {"message": "typed in the form", "fail_after_widgets": True}
+
+    page.locator('[data-testid="tool-args"]').fill('{"message": "typed as JSON"}')
+    expect(message).to_have_value("typed as JSON")
+    expect(page.locator("#root_fail_after_widgets")).not_to_be_checked()
+    assert raw_args(page) == {"message": "typed as JSON"}  # the JSON stays as typed
+
+    page.locator('[data-testid="tool-select"]').select_option("chess_new_game")
+    expect(page.locator('[data-testid="args"]')).to_have_attribute("data-tool", "chess_new_game")
+    page.locator("#root_opponent").select_option("engine")
+    assert raw_args(page) == {"color": "white", "opponent": "engine"}
+
+
+def test_the_raw_json_can_be_hidden_and_shown_again_and_the_call_still_sends_it(
+    page: Page, dev_server: DevServer
+) -> None:
+    choose(page, dev_server, "display_demo")
+    toggle = page.locator('[data-testid="args-json-toggle"]')
+    raw = page.locator('[data-testid="tool-args"]')
+    toggle.click()
+    expect(raw).to_be_hidden()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    page.locator("#root_message").fill("json hidden")
+    page.locator('[data-testid="call-tool"]').click()
+    expect(widget(page).locator('[data-widget="text"]')).to_have_text("json hidden")
+    toggle.click()
+    expect(raw).to_be_visible()
+    assert raw_args(page)["message"] == "json hidden"
+
+
+def test_invalid_raw_json_is_named_in_a_sentence_and_nothing_is_called(page: Page, dev_server: DevServer) -> None:
+    calls = ToolCalls(page)
+    choose(page, dev_server, "display_demo")
+    page.locator('[data-testid="tool-args"]').fill('{"message": ')
+    problem = page.locator('[data-testid="args-error"]')
+    expect(problem).to_contain_text("The arguments are not valid JSON")
+    expect(problem).to_contain_text("The form shows the last valid arguments.")
+    expect(page.locator("#root_message")).to_have_value("Hello from the playground")
+    page.locator('[data-testid="call-tool"]').click()
+    expect(page.locator('[data-testid="chat-error"]')).to_contain_text("The arguments are not valid JSON")
+
+    page.locator('[data-testid="tool-args"]').fill("[1, 2]")
+    expect(problem).to_contain_text('The arguments must be a JSON object, such as {"message": "hi"}.')
+    page.locator('[data-testid="tool-args"]').fill('{"message": "fixed"}')
+    expect(problem).to_be_hidden()
+    assert calls.names() == []
