@@ -52,8 +52,8 @@ def test_in_an_mcp_apps_host_each_move_shows_the_new_position_as_the_model_conte
     game = game_of(frame, dev_server)
     expect_position(shown, game, updates=1)
     text = shown.inner_text()
-    assert f"last move {game['lastMove']['san']} (black)" in text  # the engine's reply, the last move made
-    assert "white to move" in text
+    # The user's move and the engine's reply, then where the game stands.
+    assert f"played e4 (white), {game['lastMove']['san']} (black); white to move. FEN {game['fen']}" in text
     assert len(text) <= MAX_CHESS_CONTEXT, text
 
     frame.locator('[data-testid="chess-flip"]').click()
@@ -62,7 +62,7 @@ def test_in_an_mcp_apps_host_each_move_shows_the_new_position_as_the_model_conte
     game = game_of(frame, dev_server)
     # An update for the flip would have come before the move's: there was none.
     expect_position(shown, game, updates=2)
-    assert f"(black); white to move. FEN {game['fen']}" in shown.inner_text()
+    assert f"played Nf3 (white), {game['lastMove']['san']} (black); white to move." in shown.inner_text()
 
 
 @pytest.mark.parametrize("bridge", ["both", "openai"])
@@ -83,6 +83,7 @@ def test_in_chatgpt_the_widget_state_carries_the_position_after_each_move_and_ke
             "gameId": game["gameId"],
             "fen": game["fen"],
             "lastMove": game["lastMove"]["san"],
+            "played": ["d4", game["lastMove"]["san"]],
             "turn": "white",
             "status": "active",
             "winner": None,
@@ -150,5 +151,6 @@ def test_the_official_app_bridge_host_receives_the_position_after_a_move(page: P
     assert update["structuredContent"]["lastMove"] == game["lastMove"]["san"]
     [text] = update["content"]
     assert text["type"] == "text"
-    assert game["fen"] in text["text"] and game_id in text["text"]
+    assert game["fen"] in text["text"]
+    assert game_id in text["text"]
     assert len(text["text"]) <= MAX_CHESS_CONTEXT

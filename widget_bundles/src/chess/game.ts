@@ -92,17 +92,22 @@ export function statusText(game: GameState): string {
   }
 }
 
-/** What the model is told after a change made on the board: compact (a game id, the FEN and a few words). */
-export function chessContext(game: GameState): ModelContext {
-  const mover = game.turn === "white" ? "black" : "white";
-  const last = game.lastMove?.san ? `last move ${game.lastMove.san} (${mover})` : "no move yet";
+/** What the model is told after a change made on the board: compact (a game id, the moves just played, the FEN).
+ *  `history` is the game's SAN list and `sincePly` the ply the board showed before the change. */
+export function chessContext(game: GameState, history: string[] = [], sincePly = game.ply - 1): ModelContext {
+  const count = game.ply - sincePly;
+  const played = count > 0 && history.length >= count ? history.slice(-count) : game.lastMove?.san ? [game.lastMove.san] : [];
+  // Sides alternate, and the last move was made by the side not to move now.
+  const side = (i: number): Color => ((played.length - 1 - i) % 2 === 0) === (game.turn === "white") ? "black" : "white";
+  const moves = played.length ? `played ${played.map((san, i) => `${san} (${side(i)})`).join(", ")}` : "no move yet";
   const state = game.status === "active" ? `${game.turn} to move${game.check ? ", in check" : ""}` : statusText(game);
   return {
-    text: `Chess game ${game.gameId}, changed on the board: ${last}; ${state}. FEN ${game.fen}`,
+    text: `Chess game ${game.gameId}, changed on the board: ${moves}; ${state}. FEN ${game.fen}`,
     fields: {
       gameId: game.gameId,
       fen: game.fen,
       lastMove: game.lastMove?.san ?? null,
+      played,
       turn: game.turn,
       status: game.status,
       winner: game.winner,

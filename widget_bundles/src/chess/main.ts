@@ -254,7 +254,7 @@ class ChessWidget {
       this.pending = false;
       this.accept(result);
       // The model saw the game as it was before this move (and the engine's reply): tell it the new position.
-      if (!result.isError && this.game) this.host.updateModelContext(chessContext(this.game));
+      if (!result.isError && this.game) this.host.updateModelContext(chessContext(this.game, this.meta.moveHistory, game.ply));
     } catch (error) {
       this.pending = false;
       this.notice = { kind: "error", text: `The move could not be sent: ${String(error)}` };
