@@ -97,6 +97,7 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
         max_json_depth=settings.max_json_depth,
         gate=sign_in.gate if sign_in else None,
         cors=CorsPolicy(settings.cors_origins),
+        inline_tools=runtime.runs_inline,
     )
     return Core(settings, obs, runtime, endpoint, store, sign_in, calls)
 

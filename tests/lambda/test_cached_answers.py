@@ -42,10 +42,16 @@ def test_a_repeated_tools_list_is_answered_without_the_event_loop_with_the_calle
     assert runs == []
 
 
-def test_a_tool_call_still_runs_on_the_event_loop(handler: Handler, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_tool_call_is_served_each_time_and_without_the_event_loop_when_the_tool_never_waits(
+    handler: Handler, monkeypatch: pytest.MonkeyPatch
+) -> None:
     runs = _loop_runs(monkeypatch)
-    call = handler(v2(rpc("tools/call", {"name": "display_demo", "arguments": {"message": "hi"}})), Context())
-    assert call["statusCode"] == 200
+    calls = [v2(rpc("tools/call", {"name": "display_demo", "arguments": {"message": m}})) for m in ("hi", "a b")]
+    answers = [json.loads(handler(call, Context())["body"]) for call in calls]
+    assert [a["result"]["structuredContent"]["words"] for a in answers] == [1, 2]  # served, not replayed
+    assert runs == []
+    # A request the kernel serves on the loop still goes there (a cache miss: resources/read of an unknown URI).
+    handler(v2(rpc("resources/read", {"uri": "ui://widget/none.html"})), Context())
     assert len(runs) == 1
 
 

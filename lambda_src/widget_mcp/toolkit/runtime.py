@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import dis
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
@@ -18,6 +19,13 @@ from widget_mcp.toolkit.principal import resolve_principal
 from widget_mcp.toolkit.results import ToolResult
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook, ToolSpec
 from widget_mcp.toolkit.widgets import WidgetTemplate, render_template
+
+
+def never_waits(function: Callable[..., Any]) -> bool:
+    """Whether a coroutine function can never suspend: a coroutine only waits through a yield in its own frame
+    (every `await`, `async for` and `async with` compiles to one), and code that calls it runs in another frame."""
+    code = getattr(function, "__code__", None)
+    return code is not None and not any(op.opname == "YIELD_VALUE" for op in dis.get_instructions(code))
 
 
 class CallObserver(Protocol):
@@ -89,6 +97,7 @@ class ToolRuntime:
         # Lambda serves one event at a time per container, so a sync handler runs inline there;
         # a local server handles requests concurrently and moves sync handlers off the event loop.
         self._sync_in_thread = sync_in_thread
+        self._inline: dict[str, bool] = {}
 
     def protected_tools(self) -> dict[str, tuple[str, ...]]:
         """With sign-in on, each tool that needs it and the scopes (as published) its token must hold."""
@@ -96,6 +105,19 @@ class ToolRuntime:
             return {}
         prefix = self.sign_in.scope_prefix
         return {n: tuple(prefix + s for s in t.sign_in) for n, t in self.tools.items() if t.sign_in is not None}
+
+    def runs_inline(self, name: object) -> bool:
+        """Whether a call of tool `name` runs to its end without ever waiting: a sync tool run inline, or an async
+        one whose body awaits nothing (observers are sync)."""
+        if not isinstance(name, str):
+            return False
+        inline = self._inline.get(name)
+        if inline is None:
+            spec = self.tools.get(name)
+            if spec is None:
+                return False
+            inline = self._inline[name] = never_waits(spec.handler) if spec.is_async else not self._sync_in_thread
+        return inline
 
     def template_uri(self, widget_name: str) -> str:
         return self._by_widget[widget_name].uri

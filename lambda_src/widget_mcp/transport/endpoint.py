@@ -9,20 +9,23 @@ per-request envelope.
 Answers to the read-only methods (initialize, server/discover, ping, the lists, template reads) are replayed
 from the SDK's own earlier answers (answer_cache.py), after every guard and the sign-in gate; `begin` hands them
 back without an event loop.
+
+A `tools/call` of a tool that never waits (a sync tool run inline, as on Lambda) is served by the same kernel
+(`ServerRunner.on_request`: the same validation, handler and result shaping as `serve_one`) driven by hand
+(inline_call.py), so `begin` answers it without an event loop too. Everything else runs `serve_one` on the loop.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeGuard
 
 import anyio.to_thread
-from mcp.server.connection import Connection
 from mcp.server.lowlevel.server import Server
-from mcp.server.runner import serve_one
+from mcp.server.runner import ServerRunner, serve_one
 from mcp.shared.exceptions import MCPError
 from mcp.shared.inbound import (
     ERROR_CODE_HTTP_STATUS,
@@ -46,7 +49,7 @@ from pydantic import ValidationError
 
 from widget_mcp.auth.gate import Refused, SignInGate
 from widget_mcp.transport.answer_cache import AnswerCache, Key, encode, reply_body
-from widget_mcp.transport.dispatch_context import SingleExchangeContext
+from widget_mcp.transport.dispatch_context import SingleExchangeContext, envelope_connection
 from widget_mcp.transport.guards import (
     CorsPolicy,
     HostAllowlist,
@@ -57,6 +60,7 @@ from widget_mcp.transport.guards import (
     media_type,
     too_deep,
 )
+from widget_mcp.transport.inline_call import Suspended, run_inline
 
 logger = logging.getLogger(__name__)
 
@@ -138,10 +142,15 @@ class McpEndpoint:
         gate: SignInGate | None = None,
         cors: CorsPolicy | None = None,
         answer_cache: bool = True,
+        inline_tools: Callable[[object], bool] | None = None,
     ) -> None:
         """`answer_cache`: answer the read-only methods from the server's earlier answers (answer_cache.py); the
-        server's answers to them must then stay the same while the process lives."""
+        server's answers to them must then stay the same while the process lives.
+
+        `inline_tools(name)`: whether a call of that tool runs to its end without ever waiting (no I/O on the event
+        loop, no worker thread); those calls are served without an event loop."""
         self._server = server
+        self._inline_tools = inline_tools
         self._answers = AnswerCache() if answer_cache else None
         self._gate = gate
         self._hosts = allowed_hosts
@@ -304,27 +313,53 @@ class McpEndpoint:
                     return HttpReply(200, cached)
         return self._serve(exchange, subject, key)
 
-    async def _serve(self, exchange: _Exchange, subject: str | None, key: Key | None) -> HttpReply:
-        rid, method, modern = exchange.rid, exchange.method, exchange.modern
-        connection = Connection.from_envelope(exchange.version, exchange.client_info, exchange.client_capabilities)
+    def _serve(self, exchange: _Exchange, subject: str | None, key: Key | None) -> HttpReply | Pending:
+        connection = envelope_connection(exchange.version, exchange.client_info, exchange.client_capabilities)
         dctx = SingleExchangeContext(
             transport=TransportContext(kind="streamable-http", can_send_request=False, headers=exchange.headers),
-            request_id=rid,
+            request_id=exchange.rid,
             message_metadata=ServerMessageMetadata(
                 request_context=RequestInfo(exchange.headers, exchange.http_request_id, subject=subject)
             ),
         )
+        params = exchange.params
+        if (
+            self._inline_tools is not None
+            and exchange.method == "tools/call"
+            and params is not None
+            and self._inline_tools(params.get("name"))
+        ):
+            runner = ServerRunner(self._server, connection, self._lifespan_state)
+            try:
+                result = run_inline(runner.on_request(dctx, exchange.method, params), connection)
+            except Suspended as suspended:  # it waited after all: the loop finishes it
+                return self._finish(exchange, key, suspended.remainder)
+            except Exception as exc:  # noqa: BLE001 - mapped to its JSON-RPC error, and logged if unexpected
+                return self._failed(exchange, exc)
+            return self._succeeded(exchange, key, result)
+        work = serve_one(
+            self._server, dctx, exchange.method, params, connection=connection, lifespan_state=self._lifespan_state
+        )
+        return self._finish(exchange, key, work)
+
+    async def _finish(self, exchange: _Exchange, key: Key | None, work: Awaitable[dict[str, Any]]) -> HttpReply:
         try:
-            result = await serve_one(
-                self._server, dctx, method, exchange.params, connection=connection, lifespan_state=self._lifespan_state
-            )
-        except MCPError as exc:
+            result = await work
+        except Exception as exc:  # noqa: BLE001 - mapped to its JSON-RPC error, and logged if unexpected
+            return self._failed(exchange, exc)
+        return self._succeeded(exchange, key, result)
+
+    def _failed(self, exchange: _Exchange, exc: Exception) -> HttpReply:
+        rid, modern = exchange.rid, exchange.modern
+        if isinstance(exc, MCPError):
             return self._reply_error(rid, exc.error.code, exc.error.message, exc.error.data, modern)
-        except ValidationError:
+        if isinstance(exc, ValidationError):
             return self._reply_error(rid, INVALID_PARAMS, "Invalid request parameters", None, modern)
-        except Exception:
-            logger.exception("unhandled error while serving %s", method)
-            return self._reply_error(rid, INTERNAL_ERROR, "Internal server error", None, modern)
+        logger.error("unhandled error while serving %s", exchange.method, exc_info=exc)
+        return self._reply_error(rid, INTERNAL_ERROR, "Internal server error", None, modern)
+
+    def _succeeded(self, exchange: _Exchange, key: Key | None, result: dict[str, Any]) -> HttpReply:
+        rid = exchange.rid
         try:
             encoded = encode(result)
             body = reply_body(rid, encoded)
