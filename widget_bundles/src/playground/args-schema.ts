@@ -73,7 +73,7 @@ export function argsForm(inputSchema: unknown): ArgsForm {
     if (field.json) {
       const { description } = field.schema;
       formProps[field.name] = { type: "string", title: field.name, ...(typeof description === "string" ? { description } : {}) };
-      uiSchema[field.name] = { "ui:widget": "textarea", "ui:placeholder": "JSON", "ui:options": { rows: 6 } };
+      uiSchema[field.name] = { "ui:widget": "textarea", "ui:placeholder": "JSON", "ui:options": { rows: required.has(field.name) ? 6 : 3 } };
     } else {
       formProps[field.name] = { ...schema, title: field.name };
     }
