@@ -9,8 +9,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from moto.server import ThreadedMotoServer
-from widget_mcp.apps.chess import ChessService, GameRepository
-from widget_mcp.apps.chess.service import MoveRequest
+from widget_mcp.apps.chess.repository import GameRepository
+from widget_mcp.apps.chess.service import ChessService, MoveRequest
 from widget_mcp.local.aws import free_port
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
 from widget_mcp.storage.table import create_state_table

@@ -33,8 +33,8 @@ def resource_uri() -> str:
 
 def seed_games(moves: list[str], count: int, tag: str) -> list[str]:
     """`count` games standing after `moves`, stored as chess_new_game and chess_move would have left them."""
-    from widget_mcp.apps.chess import GameRepository
     from widget_mcp.apps.chess.domain import Game
+    from widget_mcp.apps.chess.repository import GameRepository
     from widget_mcp.handler import core
     from widget_mcp.toolkit.ownership import StateOwner
     from widget_mcp.toolkit.principal import OPENAI_SUBJECT, resolve_principal

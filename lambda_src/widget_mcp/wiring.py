@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import json
 from collections.abc import Callable
@@ -38,6 +39,8 @@ class Core:
     sign_in: SignIn | None = None
     # The runtime's call observer (logs and metrics per tool call), which snapshot priming silences.
     calls: MutableObserver | None = None
+    # The apps' books, in registry order: snapshot priming makes each one's warm-up call.
+    books: tuple[ToolBook, ...] = ()
 
     def sign_in_routes(self) -> list[BaseRoute]:
         """The metadata (and registration) routes sign-in adds beside `/mcp`; none when it is off."""
@@ -84,7 +87,8 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
 
         store = DynamoDbDocumentStore(default_client, settings.table_name, on_capacity=telemetry.capacity)
     calls = MutableObserver(telemetry)
-    runtime = build_runtime(settings, build_books(settings, store), observer=calls, sync_in_thread=concurrent)
+    books = build_books(settings, store)
+    runtime = build_runtime(settings, books, observer=calls, sync_in_thread=concurrent)
     sign_in = None
     if settings.auth_mode == "oauth":
         from widget_mcp.auth.setup import build_sign_in
@@ -99,14 +103,12 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
         cors=CorsPolicy(settings.cors_origins),
         inline_tools=runtime.runs_inline,
     )
-    return Core(settings, obs, runtime, endpoint, store, sign_in, calls)
+    return Core(settings, obs, runtime, endpoint, store, sign_in, calls, tuple(books))
 
 
 # Libraries the apps import on first use, to keep cold starts short; a SnapStart snapshot should hold them. And
 # `encodings.idna`: the first connection to a host name (DynamoDB's endpoint) encodes it with the IDNA codec.
 DEFERRED_IMPORTS = ("jsonschema", "jsonschema.validators", "encodings.idna")
-# The tool call that primes the tools/call path: the demo touches no state, so priming writes nothing.
-PRIMING_CALL = ("display_demo", {"message": "snapshot"})
 PRIMING_VERSION = "2025-11-25"
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
@@ -115,22 +117,25 @@ LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 def prepare_snapshot(core: Core, handle: LambdaHandler | None = None) -> None:
     """Do before a SnapStart snapshot what would otherwise happen on the first calls after restore.
 
-    With `handle` (the Lambda handler), synthetic API Gateway requests go through it: initialize, tools/list,
-    resources/list and templates/list, resources/read of each template, ping and a tool call that keeps no
-    state, in both protocol eras, and GET /healthz and the OAuth metadata through the web app (which builds
-    it). Tool telemetry is muted meanwhile. A failure here is logged, never raised: priming only saves time.
+    Every app's warm-up call (`ToolBook.warm_up`, a call that keeps no state) runs on the runtime, which loads
+    what its handlers import. With `handle` (the Lambda handler), synthetic API Gateway requests then go through
+    it: initialize, tools/list, resources/list and templates/list, resources/read of each template, ping and the
+    first warm-up a caller without sign-in may make, in both protocol eras, and GET /healthz and the OAuth
+    metadata through the web app (which builds it). Tool telemetry is muted meanwhile. A failure here is logged,
+    never raised: priming only saves time.
     """
     connect = getattr(core.store, "connect", None)
     if connect is not None:
         connect()
     for name in DEFERRED_IMPORTS:
         importlib.import_module(name)
-    if handle is None:
-        return
     logger = core.observability.logger
     if core.calls is not None:
         core.calls.muted = True
     try:
+        _warm_up_apps(core)
+        if handle is None:
+            return
         for event in _priming_events(core):
             reply = handle(event, None)
             if reply.get("statusCode") not in (200, 404):
@@ -141,6 +146,28 @@ def prepare_snapshot(core: Core, handle: LambdaHandler | None = None) -> None:
         logger.set_correlation_id(None)  # the priming requests' id must not label what the restored process logs
         if core.calls is not None:
             core.calls.muted = False
+
+
+def _warm_up_apps(core: Core) -> None:
+    """Each app's warm-up call, straight on the runtime (the sign-in gate would turn some away), on a loop of its
+    own that ends with it."""
+    loop = asyncio.new_event_loop()
+    try:
+        for book in core.books:
+            if book.warm_up is not None and book.warm_up[0] in core.runtime.tools:
+                tool, arguments = book.warm_up
+                loop.run_until_complete(core.runtime.call(tool, arguments, None, "snapshot-priming"))
+    finally:
+        loop.close()
+
+
+def _wire_warm_up(core: Core) -> tuple[str, dict[str, Any]] | None:
+    """The first warm-up call the endpoint answers without sign-in: it primes the tools/call path."""
+    protected = core.runtime.protected_tools()
+    for book in core.books:
+        if book.warm_up is not None and book.warm_up[0] in core.runtime.tools and book.warm_up[0] not in protected:
+            return book.warm_up[0], dict(book.warm_up[1])
+    return None
 
 
 def _priming_events(core: Core) -> list[dict[str, Any]]:
@@ -167,7 +194,8 @@ def _priming_events(core: Core) -> list[dict[str, Any]]:
             "isBase64Encoded": False,
         }
 
-    tool, arguments = PRIMING_CALL
+    warm_up = _wire_warm_up(core)
+    tool = warm_up[0] if warm_up else ""
     requests: list[tuple[str, dict[str, Any]]] = [
         ("ping", {}),
         ("tools/list", {}),
@@ -175,8 +203,8 @@ def _priming_events(core: Core) -> list[dict[str, Any]]:
         ("resources/templates/list", {}),
         *(("resources/read", {"uri": uri}) for uri in core.runtime.templates),
     ]
-    if tool in core.runtime.tools:
-        requests.append(("tools/call", {"name": tool, "arguments": arguments}))
+    if warm_up is not None:
+        requests.append(("tools/call", {"name": tool, "arguments": warm_up[1]}))
     init = {"protocolVersion": PRIMING_VERSION, "capabilities": {}, "clientInfo": {"name": "snapshot", "version": "1"}}
     events = [event("POST", "/mcp", {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init})]
     envelope = {

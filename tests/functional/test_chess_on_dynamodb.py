@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 from dynamodb_probe import OWNER, TABLE, CallLog, client_for, item_size, long_game, moto_dynamodb
-from widget_mcp.apps.chess import ChessService, EngineBudget, GameRepository, RetentionPolicy
 from widget_mcp.apps.chess.domain import GameOver
 from widget_mcp.apps.chess.errors import MoveConflict
-from widget_mcp.apps.chess.service import GameView, MoveRequest
+from widget_mcp.apps.chess.repository import GameRepository, RetentionPolicy
+from widget_mcp.apps.chess.service import ChessService, EngineBudget, GameView, MoveRequest
 from widget_mcp.storage.documents import Document
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
 

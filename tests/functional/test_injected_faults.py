@@ -27,9 +27,10 @@ from storage_faults import (
     before,
 )
 from tool_results import structured
-from widget_mcp.apps.chess import ChessService, GameRepository
-from widget_mcp.apps.chess.service import MoveRequest
-from widget_mcp.apps.forms import FormRepository, FormService
+from widget_mcp.apps.chess.repository import GameRepository
+from widget_mcp.apps.chess.service import ChessService, MoveRequest
+from widget_mcp.apps.forms.repository import FormRepository
+from widget_mcp.apps.forms.service import FormService
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.dynamodb import MAX_ATTEMPTS, DynamoDbDocumentStore, default_client

@@ -7,8 +7,9 @@ from string import Template
 
 INIT = '''"""The $title app. Scaffolded by `make app`; edit freely.
 
-`domain.py` holds the logic and does no I/O; `tools.py` declares the MCP tools. An app that keeps state builds
-a repository on `context.store` in `tool_book` (the chess and forms apps show how).
+`domain.py` holds the logic and does no I/O; `tools.py` declares the MCP tools, and each handler imports the
+domain when first called, so listing the tools (a cold start) loads only their declarations. An app that keeps
+state builds its service on `context.store` on first use (the chess and forms apps show how: `handlers.py`).
 """
 
 from __future__ import annotations
@@ -48,15 +49,19 @@ def greeting(name: str) -> str:
     return f"Hello, {cleaned}!"
 '''
 
-TOOLS = '''"""The $title app's tools: thin handlers that parse input, call the domain and shape the result."""
+TOOLS = '''"""The $title app's tools: thin handlers that parse input, call the domain and shape the result.
+
+This module imports only pydantic and the toolkit: the server lists the tools from it at cold start. A handler
+imports the rest (the domain, libraries) inside its body, when first called.
+"""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from widget_mcp.apps.$name.domain import EmptyName, greeting
 $toolkit_imports
-book = ToolBook()
+# Before a SnapStart snapshot the server makes this call (it keeps no state), which loads what the handler imports.
+book = ToolBook(warm_up=("${name}_greet", {"name": "snapshot"}))
 $widget_spec
 
 class GreetInput(BaseModel):
@@ -84,6 +89,8 @@ class GreetOutput(BaseModel):
     widget=$widget,
 )
 def ${name}_greet(args: GreetInput, call: ToolCall) -> ToolResult:
+    from widget_mcp.apps.$name.domain import EmptyName, greeting
+
     try:
         text = greeting(args.name)
     except EmptyName as exc:

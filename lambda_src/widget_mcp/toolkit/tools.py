@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -48,6 +48,8 @@ class ToolSpec:
     visibility: Visibility = "public"
     # With sign-in on, the scopes a caller's token must hold; None keeps the tool public.
     sign_in: tuple[str, ...] | None = None
+    # The inputSchema, generated once: the cap check and the tool list both read it.
+    input_schema: dict[str, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -65,7 +67,8 @@ class ToolSpec:
             raise DeclarationError(self.name, "a private tool is only reachable from a widget: set widget_accessible")
         if not isinstance(self.output_model, type) or not issubclass(self.output_model, BaseModel):
             raise DeclarationError(self.name, "output_model must be a pydantic model (it becomes the outputSchema)")
-        uncapped = uncapped_arguments(self.input_model.model_json_schema())
+        object.__setattr__(self, "input_schema", self.input_model.model_json_schema())
+        uncapped = uncapped_arguments(self.input_schema)
         if uncapped:
             raise DeclarationError(self.name, "; ".join(f"argument {arg!r} {problem}" for arg, problem in uncapped))
 
@@ -113,7 +116,7 @@ class ToolSpec:
             "name": self.name,
             "title": self.title,
             "description": self.description,
-            "inputSchema": self.input_model.model_json_schema(),
+            "inputSchema": self.input_schema,
             "outputSchema": self.output_model.model_json_schema(),
             "annotations": annotations,
             # Outside the MCP schema, so the SDK's serializer drops it; WireExtras (wire_extras.py) puts it back.
@@ -158,11 +161,22 @@ def _input_model_of(fn: Handler) -> type[BaseModel]:
     return model
 
 
-class ToolBook:
-    """A set of tools and widgets, declared with the `tool` decorator; apps each own one."""
+# A tool call that keeps no state: (tool name, arguments).
+WarmUp = tuple[str, Mapping[str, Any]]
 
-    def __init__(self) -> None:
+
+class ToolBook:
+    """A set of tools and widgets, declared with the `tool` decorator; apps each own one.
+
+    Listing tools reads only their declarations, so a book's module should import no more than pydantic and the
+    toolkit: a handler imports what it works with (the app's domain, service, libraries) when first called.
+    `warm_up` names a call of one of its tools that keeps no state; before a SnapStart snapshot the server makes
+    it, so that what the app's handlers import is loaded in the snapshot rather than on the first real call.
+    """
+
+    def __init__(self, *, warm_up: WarmUp | None = None) -> None:
         self.tools: dict[str, ToolSpec] = {}
+        self.warm_up = warm_up
 
     def tool(
         self,

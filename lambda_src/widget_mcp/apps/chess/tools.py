@@ -1,21 +1,20 @@
-"""The chess tools: thin handlers that read the caller, call the service, and shape the three-tier result."""
+"""The chess tools as hosts see them: inputs, outputs, hints and widgets. Their handlers (handlers.py) load on the
+first chess call, with the service, the domain and python-chess: listing the tools loads none of them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Literal
+from functools import cache
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from widget_mcp.apps.chess import views
-from widget_mcp.apps.chess.domain import ChessError, InvalidRecord
-from widget_mcp.apps.chess.errors import GameNotFound, MoveConflict
-from widget_mcp.apps.chess.service import ChessService, GameView, MoveRequest
-from widget_mcp.toolkit import DISPLAY_HOST, ToolBook, ToolCall, ToolError, ToolResult
-from widget_mcp.toolkit.ownership import StateOwner
-from widget_mcp.toolkit.results import WIDGET_SESSION_KEY
+from widget_mcp.apps.chess.results import GameList, GameState
+from widget_mcp.toolkit import DISPLAY_HOST, ToolBook, ToolCall, ToolResult
 from widget_mcp.toolkit.widgets import WidgetSpec
+
+if TYPE_CHECKING:
+    from widget_mcp.apps.chess.handlers import ChessHandlers
+    from widget_mcp.apps.registry import AppContext
 
 CHESS_BOARD = WidgetSpec(
     name="chess-board",
@@ -26,7 +25,6 @@ CHESS_BOARD = WidgetSpec(
         "and sees the engine's replies, check and the result."
     ),
 )
-LIST_LIMIT = 50
 # No game gets near this many plies; the cap keeps an absurd number out rather than comparing it.
 MAX_PLY = 100_000
 
@@ -104,9 +102,6 @@ class MoveInput(BaseModel):
             raise ValueError("`promotion` goes with `from`+`to`; in `move`, write it in the notation (e8=Q or e7e8q)")
         return self
 
-    def request(self) -> MoveRequest:
-        return MoveRequest(self.move, self.from_square, self.to_square, self.promotion)
-
 
 class GameIdInput(BaseModel):
     model_config = _STRICT
@@ -118,48 +113,16 @@ class NoInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-def _owner(call: ToolCall) -> StateOwner:
-    return call.owner("Games")
+def build_book(context: AppContext) -> ToolBook:
+    """The chess tools on this context's store and settings."""
+    # Listing games without identity answers an empty list without reading the store: a call that keeps no state.
+    book = ToolBook(warm_up=("chess_list_games", {}))
 
+    @cache
+    def chess() -> ChessHandlers:
+        from widget_mcp.apps.chess.handlers import ChessHandlers
 
-# Said instead of "no games" to a caller without identity, whose games exist but are reachable by id only.
-UNLISTED = (
-    "Listing games needs a signed-in or identified user, and this call carries no identity. Games started "
-    "without one are not listed: continue one with the gameId its board or an earlier result shows."
-)
-
-
-@contextmanager
-def _chess_errors() -> Iterator[None]:
-    """Service and rules failures become error results with their codes; a conflict carries the current game."""
-    try:
-        yield
-    except InvalidRecord:
-        raise  # a stored game that does not replay is our fault: an internal error, logged, not a user error
-    except MoveConflict as exc:
-        current = GameView(exc.current)
-        raise ToolError(
-            str(exc),
-            code=exc.code,
-            details=views.game_state(exc.current).model_dump(mode="json"),
-            meta={**views.game_meta(current), WIDGET_SESSION_KEY: exc.current.game_id},
-        ) from exc
-    except (ChessError, GameNotFound) as exc:
-        raise ToolError(str(exc), code=exc.code) from exc
-
-
-def _game_result(view: GameView, narration: str) -> ToolResult:
-    return ToolResult(
-        structured=views.game_state(view.game),
-        narration=narration,
-        meta=views.game_meta(view),
-        widget_session_id=view.game.game_id,
-    )
-
-
-def build_book(service: ChessService) -> ToolBook:
-    """The chess tools, bound to a service (and so to a store)."""
-    book = ToolBook()
+        return ChessHandlers.on(context)
 
     @book.tool(
         name="chess_new_game",
@@ -169,7 +132,7 @@ def build_book(service: ChessService) -> ToolBook:
             "Starts a chess game for the user and shows the board. Play the engine (opponent='engine') or let two "
             "people share the board (opponent='human'). Returns the gameId that the other chess tools take."
         ),
-        output=views.GameState,
+        output=GameState,
         read_only=False,
         destructive=False,
         open_world=False,
@@ -178,9 +141,7 @@ def build_book(service: ChessService) -> ToolBook:
         widget=CHESS_BOARD,
     )
     def chess_new_game(args: NewGameInput, call: ToolCall) -> ToolResult:
-        with _chess_errors():
-            view = service.new_game(_owner(call), color=args.color, opponent=args.opponent, fen=args.fen)
-        return _game_result(view, views.new_game_narration(view))
+        return chess().new_game(args, call)
 
     @book.tool(
         name="chess_move",
@@ -190,7 +151,7 @@ def build_book(service: ChessService) -> ToolBook:
             "Plays a move in one of the user's games, given in SAN or UCI (or from/to squares). Against the engine, "
             "its reply is played in the same call. Pass expectedPly (the ply you last saw) so a stale move is refused."
         ),
-        output=views.GameState,
+        output=GameState,
         read_only=False,
         destructive=False,
         open_world=False,
@@ -200,16 +161,14 @@ def build_book(service: ChessService) -> ToolBook:
         widget_accessible=True,
     )
     def chess_move(args: MoveInput, call: ToolCall) -> ToolResult:
-        with _chess_errors():
-            view = service.move(_owner(call), args.game_id, args.request(), args.expected_ply)
-        return _game_result(view, views.move_narration(view))
+        return chess().move(args, call)
 
     @book.tool(
         name="chess_show_game",
         sign_in=CHESS_SCOPE,
         title="Show a chess game",
         description="Shows one of the user's games: the board and the list of moves so far. Changes nothing.",
-        output=views.GameState,
+        output=GameState,
         read_only=True,
         destructive=False,
         open_world=False,
@@ -220,34 +179,14 @@ def build_book(service: ChessService) -> ToolBook:
         widget_accessible=True,
     )
     def chess_show_game(args: GameIdInput, call: ToolCall) -> ToolResult:
-        with _chess_errors():
-            view = service.show(_owner(call), args.game_id)
-        game = view.game
-        state = views.game_state(game)
-        meta = views.game_meta(view)
-        call.emit(
-            "chess-board",
-            {**state.model_dump(mode="json"), "legalMoves": meta["legalMoves"], "captured": meta["captured"]},
-            fallback=f"{views.diagram(game)}\n{views.outcome_sentence(game)}",
-        )
-        call.emit(
-            "move-list",
-            {"moves": game.move_history_san, "startFen": game.start_fen, "pgn": meta["pgn"]},
-            fallback=views.numbered_moves(game),
-        )
-        return ToolResult(
-            structured=state,
-            narration=f"Game {game.game_id}, ply {game.ply}. {views.outcome_sentence(game)}",
-            meta=meta,
-            widget_session_id=game.game_id,
-        )
+        return chess().show_game(args, call)
 
     @book.tool(
         name="chess_list_games",
         sign_in=CHESS_SCOPE,
         title="List chess games",
         description="Lists the user's chess games, newest first, with their status and whose turn it is.",
-        output=views.GameList,
+        output=GameList,
         read_only=True,
         destructive=False,
         open_world=False,
@@ -257,19 +196,7 @@ def build_book(service: ChessService) -> ToolBook:
         widget=DISPLAY_HOST,
     )
     def chess_list_games(args: NoInput, call: ToolCall) -> ToolResult:
-        owner = _owner(call)
-        games = [views.listing(s) for s in service.list_games(owner, LIST_LIMIT)]
-        rows = [[g.game_id, f"{g.status}, {g.turn} to move, ply {g.ply}, vs {g.opponent}"] for g in games]
-        if rows:
-            call.emit("table", {"columns": ["game", "state"], "rows": rows}, "\n".join(" — ".join(r) for r in rows))
-        count = len(games)
-        if not owner.can_list:
-            narration = UNLISTED
-        elif count:
-            narration = f"You have {count} game{'s' if count != 1 else ''}."
-        else:
-            narration = "You have no games yet."
-        return ToolResult(structured=views.GameList(games=games, count=count), narration=narration)
+        return chess().list_games(args, call)
 
     @book.tool(
         name="chess_resign",
@@ -279,7 +206,7 @@ def build_book(service: ChessService) -> ToolBook:
             "Resigns one of the user's games: against the engine the user resigns; between two people, the side to "
             "move does. The game ends and cannot be resumed."
         ),
-        output=views.GameState,
+        output=GameState,
         read_only=False,
         destructive=True,
         open_world=False,
@@ -289,8 +216,6 @@ def build_book(service: ChessService) -> ToolBook:
         widget_accessible=True,
     )
     def chess_resign(args: GameIdInput, call: ToolCall) -> ToolResult:
-        with _chess_errors():
-            view = service.resign(_owner(call), args.game_id)
-        return _game_result(view, views.outcome_sentence(view.game))
+        return chess().resign(args, call)
 
     return book

@@ -2,60 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
 
 from widget_mcp.apps.chess.domain import Game
 from widget_mcp.apps.chess.repository import GameSummary
+from widget_mcp.apps.chess.results import GameListing, GameState, LastMove
 from widget_mcp.apps.chess.service import GameView
-
-_CAMEL = ConfigDict(validate_by_name=True, validate_by_alias=True, serialize_by_alias=True)
-
-
-class LastMove(BaseModel):
-    model_config = _CAMEL
-
-    uci: str
-    san: str
-    from_square: str = Field(alias="from")
-    to_square: str = Field(alias="to")
-
-
-class GameState(BaseModel):
-    """The contract fields of a game, plus who plays it (a board needs that to face the right way)."""
-
-    model_config = _CAMEL
-
-    game_id: str = Field(alias="gameId")
-    fen: str
-    turn: Literal["white", "black"]
-    status: Literal["active", "checkmate", "stalemate", "draw", "resigned"]
-    winner: Literal["white", "black"] | None
-    ply: int
-    check: bool
-    last_move: LastMove | None = Field(alias="lastMove")
-    opponent: Literal["human", "engine"]
-    player_color: Literal["white", "black"] = Field(alias="playerColor")
-
-
-class GameListing(BaseModel):
-    model_config = _CAMEL
-
-    game_id: str = Field(alias="gameId")
-    status: str
-    winner: str | None
-    turn: str
-    ply: int
-    opponent: str
-    player_color: str = Field(alias="playerColor")
-    fen: str
-    updated_at: int = Field(alias="updatedAt", description="Epoch seconds of the last change.")
-
-
-class GameList(BaseModel):
-    games: list[GameListing]
-    count: int
 
 
 def game_state(game: Game) -> GameState:

@@ -6,7 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from widget_mcp.toolkit import DISPLAY_HOST, ToolBook, ToolCall, ToolError, ToolResult
 
-book = ToolBook()
+book = ToolBook(warm_up=("display_demo", {"message": "snapshot"}))
 
 
 class DemoInput(BaseModel):

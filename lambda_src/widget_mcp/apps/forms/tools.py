@@ -1,23 +1,22 @@
-"""The DGUI tools: ask_question shows a form, submit_form (widget only) stores the answer, get_form_response
-reads it back."""
+"""The DGUI tools as hosts see them: ask_question shows a form, submit_form (widget only) stores the answer,
+get_form_response reads it back. Their handlers (handlers.py) load on the first forms call, with the service and
+the forms domain: listing the tools loads neither."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Annotated, Any, Literal
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from widget_mcp.apps.forms.domain import FormError, FormSession, InvalidAnswer
-from widget_mcp.apps.forms.service import FormChanged, FormNotFound, FormService
-from widget_mcp.toolkit import ToolBook, ToolCall, ToolError, ToolResult
-from widget_mcp.toolkit.errors import IdentityRequired
-from widget_mcp.toolkit.ownership import StateOwner
+from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult
 from widget_mcp.toolkit.widgets import WidgetSpec
 
-DGUI_VERSION = "0.1"
+if TYPE_CHECKING:
+    from widget_mcp.apps.forms.handlers import FormHandlers
+    from widget_mcp.apps.registry import AppContext
+
 FORM = WidgetSpec(
     name="form",
     entry="form",
@@ -140,52 +139,16 @@ class ResponsePayload(BaseModel):
     next: FormPayload | None = None
 
 
-def _owner(call: ToolCall) -> StateOwner:
-    return call.owner("Forms")
+def build_book(context: AppContext) -> ToolBook:
+    """The forms tools on this context's store and settings."""
+    # A question that is not JSON is refused by the forms domain before anything is stored.
+    book = ToolBook(warm_up=("ask_question", {"question": "not a form"}))
 
+    @cache
+    def forms() -> FormHandlers:
+        from widget_mcp.apps.forms.handlers import FormHandlers
 
-def form_payload(session: FormSession, index: int) -> FormPayload:
-    step = session.steps[index]
-    meta = {"version": DGUI_VERSION, **session.metadata, "step": index, "steps": len(session.steps)}
-    return FormPayload(
-        formId=session.form_id,
-        title=step.title,
-        description=step.description,
-        schema=step.schema,
-        uiSchema=step.ui_schema,
-        metadata=meta,
-    )
-
-
-def _summary(data: dict[str, Any], limit: int = 400) -> str:
-    text = "; ".join(f"{key}: {value}" for key, value in data.items())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-@contextmanager
-def _dgui_errors() -> Iterator[None]:
-    """Form failures become `dgui_error` results (the seed's shape) that also carry the contract's `error`."""
-    try:
-        yield
-    except FormError as exc:
-        details: dict[str, Any] = {"type": "dgui_error", "message": exc.message, "payload": exc.payload}
-        if isinstance(exc, InvalidAnswer):
-            details["fields"] = exc.fields
-        raise ToolError(exc.message, code=exc.code, details=details) from exc
-    except RecursionError:
-        # JSON text nested thousands deep (in a schema string, or a step in metadata.next) overflows the parser.
-        message = "Invalid JSON schema. It nests too deeply to read."
-        raise ToolError(
-            message, code="invalid_schema", details={"type": "dgui_error", "message": message, "payload": None}
-        ) from None
-    except (FormNotFound, IdentityRequired, FormChanged) as exc:
-        raise ToolError(
-            str(exc), code=exc.code, details={"type": "dgui_error", "message": str(exc), "payload": None}
-        ) from exc
-
-
-def build_book(service: FormService) -> ToolBook:
-    book = ToolBook()
+        return FormHandlers.on(context)
 
     @book.tool(
         name="ask_question",
@@ -209,18 +172,7 @@ def build_book(service: FormService) -> ToolBook:
         widget=FORM,
     )
     def ask_question(args: AskInput, call: ToolCall) -> ToolResult:
-        with _dgui_errors():
-            session = service.ask(
-                _owner(call), args.question, args.ui_schema, args.title, args.description, args.metadata
-            )
-        payload = form_payload(session, 0)
-        steps = len(session.steps)
-        suffix = f" (step 1 of {steps})" if steps > 1 else ""
-        return ToolResult(
-            structured=payload,
-            narration=f"Showing a form: {payload.title or 'Please fill in'}{suffix}. Form id {session.form_id}.",
-            widget_session_id=session.form_id,
-        )
+        return forms().ask_question(args, call)
 
     @book.tool(
         name="submit_form",
@@ -238,25 +190,7 @@ def build_book(service: FormService) -> ToolBook:
         visibility="private",
     )
     def submit_form(args: SubmitInput, call: ToolCall) -> ToolResult:
-        with _dgui_errors():
-            result = service.submit(_owner(call), args.form_id, args.data, args.step)
-        session, steps = result.session, len(result.session.steps)
-        answer = session.steps[result.step].answer or {}
-        following = None if session.complete else form_payload(session, session.current)
-        payload = ResponsePayload(
-            type="dgui_response",
-            formId=session.form_id,
-            data=answer,
-            step=result.step,
-            steps=steps,
-            complete=session.complete,
-            next=following,
-        )
-        title = session.steps[result.step].title or "the form"
-        narration = f"The user answered {title}: {_summary(answer)}."
-        if following is not None:
-            narration += f" Next, step {session.current + 1} of {steps}: {following.title or 'more questions'}."
-        return ToolResult(structured=payload, narration=narration, widget_session_id=session.form_id)
+        return forms().submit_form(args, call)
 
     @book.tool(
         name="get_form_response",
@@ -272,24 +206,6 @@ def build_book(service: FormService) -> ToolBook:
         invoked="Form checked",
     )
     def get_form_response(args: FormIdInput, call: ToolCall) -> ToolResult:
-        with _dgui_errors():
-            session = service.get(_owner(call), args.form_id)
-        steps = len(session.steps)
-        if session.complete:
-            data = session.answers()
-            payload = ResponsePayload(
-                type="dgui_response", formId=session.form_id, data=data, steps=steps, complete=True
-            )
-            narration = f"The form was answered: {_summary(data)}."
-        else:
-            payload = ResponsePayload(
-                type="dgui_pending", formId=session.form_id, step=session.current, steps=steps, complete=False
-            )
-            narration = (
-                "The form has not been answered yet."
-                if session.current == 0
-                else (f"The user has answered {session.current} of {steps} steps so far.")
-            )
-        return ToolResult(structured=payload, narration=narration)
+        return forms().get_form_response(args, call)
 
     return book

@@ -1,0 +1,135 @@
+"""What the DGUI tools do: check and store forms and answers through the service, shape `dgui_*` results.
+
+Loaded on the first forms call (tools.py declares the tools), with the service and the forms domain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from widget_mcp.apps.forms.domain import FormError, FormSession, InvalidAnswer
+from widget_mcp.apps.forms.repository import FormRepository
+from widget_mcp.apps.forms.service import FormChanged, FormNotFound, FormService
+from widget_mcp.apps.forms.tools import FormPayload, ResponsePayload
+from widget_mcp.toolkit import ToolCall, ToolError, ToolResult
+from widget_mcp.toolkit.errors import IdentityRequired
+from widget_mcp.toolkit.ownership import StateOwner
+
+if TYPE_CHECKING:
+    from widget_mcp.apps.forms.tools import AskInput, FormIdInput, SubmitInput
+    from widget_mcp.apps.registry import AppContext
+
+DGUI_VERSION = "0.1"
+
+
+def _owner(call: ToolCall) -> StateOwner:
+    return call.owner("Forms")
+
+
+def form_payload(session: FormSession, index: int) -> FormPayload:
+    step = session.steps[index]
+    meta = {"version": DGUI_VERSION, **session.metadata, "step": index, "steps": len(session.steps)}
+    return FormPayload(
+        formId=session.form_id,
+        title=step.title,
+        description=step.description,
+        schema=step.schema,
+        uiSchema=step.ui_schema,
+        metadata=meta,
+    )
+
+
+def _summary(data: dict[str, Any], limit: int = 400) -> str:
+    text = "; ".join(f"{key}: {value}" for key, value in data.items())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@contextmanager
+def _dgui_errors() -> Iterator[None]:
+    """Form failures become `dgui_error` results (the seed's shape) that also carry the contract's `error`."""
+    try:
+        yield
+    except FormError as exc:
+        details: dict[str, Any] = {"type": "dgui_error", "message": exc.message, "payload": exc.payload}
+        if isinstance(exc, InvalidAnswer):
+            details["fields"] = exc.fields
+        raise ToolError(exc.message, code=exc.code, details=details) from exc
+    except RecursionError:
+        # JSON text nested thousands deep (in a schema string, or a step in metadata.next) overflows the parser.
+        message = "Invalid JSON schema. It nests too deeply to read."
+        raise ToolError(
+            message, code="invalid_schema", details={"type": "dgui_error", "message": message, "payload": None}
+        ) from None
+    except (FormNotFound, IdentityRequired, FormChanged) as exc:
+        raise ToolError(
+            str(exc), code=exc.code, details={"type": "dgui_error", "message": str(exc), "payload": None}
+        ) from exc
+
+
+class FormHandlers:
+    """The three forms tools' handlers, bound to one service (and so to one store)."""
+
+    def __init__(self, service: FormService) -> None:
+        self.service = service
+
+    @classmethod
+    def on(cls, context: AppContext) -> FormHandlers:
+        return cls(FormService(FormRepository(context.store, context.settings.forms_ttl_days)))
+
+    def ask_question(self, args: AskInput, call: ToolCall) -> ToolResult:
+        with _dgui_errors():
+            session = self.service.ask(
+                _owner(call), args.question, args.ui_schema, args.title, args.description, args.metadata
+            )
+        payload = form_payload(session, 0)
+        steps = len(session.steps)
+        suffix = f" (step 1 of {steps})" if steps > 1 else ""
+        return ToolResult(
+            structured=payload,
+            narration=f"Showing a form: {payload.title or 'Please fill in'}{suffix}. Form id {session.form_id}.",
+            widget_session_id=session.form_id,
+        )
+
+    def submit_form(self, args: SubmitInput, call: ToolCall) -> ToolResult:
+        with _dgui_errors():
+            result = self.service.submit(_owner(call), args.form_id, args.data, args.step)
+        session, steps = result.session, len(result.session.steps)
+        answer = session.steps[result.step].answer or {}
+        following = None if session.complete else form_payload(session, session.current)
+        payload = ResponsePayload(
+            type="dgui_response",
+            formId=session.form_id,
+            data=answer,
+            step=result.step,
+            steps=steps,
+            complete=session.complete,
+            next=following,
+        )
+        title = session.steps[result.step].title or "the form"
+        narration = f"The user answered {title}: {_summary(answer)}."
+        if following is not None:
+            narration += f" Next, step {session.current + 1} of {steps}: {following.title or 'more questions'}."
+        return ToolResult(structured=payload, narration=narration, widget_session_id=session.form_id)
+
+    def get_form_response(self, args: FormIdInput, call: ToolCall) -> ToolResult:
+        with _dgui_errors():
+            session = self.service.get(_owner(call), args.form_id)
+        steps = len(session.steps)
+        if session.complete:
+            data = session.answers()
+            payload = ResponsePayload(
+                type="dgui_response", formId=session.form_id, data=data, steps=steps, complete=True
+            )
+            narration = f"The form was answered: {_summary(data)}."
+        else:
+            payload = ResponsePayload(
+                type="dgui_pending", formId=session.form_id, step=session.current, steps=steps, complete=False
+            )
+            narration = (
+                "The form has not been answered yet."
+                if session.current == 0
+                else (f"The user has answered {session.current} of {steps} steps so far.")
+            )
+        return ToolResult(structured=payload, narration=narration)
