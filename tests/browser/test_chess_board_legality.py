@@ -21,6 +21,8 @@ def test_while_a_piece_is_dragged_only_its_legal_squares_light_up_and_an_illegal
 ) -> None:
     frame = open_new_game(page, dev_server)
     calls = ToolCalls(page)
+    # Raw mouse moves act at page coordinates, so the squares must be on screen, whatever sits above the frame.
+    square(frame, "g1").scroll_into_view_if_needed()
     page.mouse.move(*centre(square(frame, "g1")))
     page.mouse.down()
     page.mouse.move(*centre(square(frame, "g3")), steps=4)
