@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
 from widget_mcp.lean_imports import DEFERRED_PACKAGES, defer_package_init
@@ -27,6 +28,7 @@ from widget_mcp.transport.lambda_events import EventError, parse_event, to_respo
 from widget_mcp.wiring import build_core, prepare_snapshot  # noqa: E402
 
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
+KeyedHandler = Callable[[dict[str, Any], Any, Mapping[str, Any]], dict[str, Any]]
 
 core = build_core(get_settings())
 _logger = core.observability.logger
@@ -48,13 +50,15 @@ def _bad_request() -> dict[str, Any]:
     return {"statusCode": 400, "headers": {"content-type": "application/json"}, "body": '{"error":"bad_request"}'}
 
 
-def _handle(event: dict[str, Any], context: Any) -> dict[str, Any]:
+def _handle(event: dict[str, Any], context: Any, log_keys: Mapping[str, Any] = MappingProxyType({})) -> dict[str, Any]:
+    """`log_keys`: the invocation's keys for every log line, set with the correlation id in one update."""
     try:
         request = parse_event(event)
     except EventError as exc:
+        _logger.append_keys(**log_keys, correlation_id=None)
         _logger.warning("rejected an event that is not an API Gateway request", extra={"reason": str(exc)})
         return _bad_request()
-    _logger.set_correlation_id(request.request_id)
+    _logger.append_keys(**log_keys, correlation_id=request.request_id)
     if request.path.rstrip("/") != "/mcp":
         # Mangum runs on the thread's current loop; make that ours, so it never creates (and leaks) another.
         asyncio.set_event_loop(_loop)
@@ -72,7 +76,7 @@ def _handle(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return to_response(reply, request.version)
 
 
-def _with_lambda_context(handle: Handler) -> Handler:
+def _with_lambda_context(handle: KeyedHandler) -> Handler:
     """Put the function, the invocation id and cold_start on every log line.
 
     Does what Powertools' `inject_lambda_context` does for these keys at a fraction of its per-call cost.
@@ -87,9 +91,9 @@ def _with_lambda_context(handle: Handler) -> Handler:
                 function_memory_size=getattr(context, "memory_limit_in_mb", None),
                 function_arn=getattr(context, "invoked_function_arn", None),
             )
-        _logger.append_keys(function_request_id=getattr(context, "aws_request_id", None), cold_start=cold)
+        keys = {"function_request_id": getattr(context, "aws_request_id", None), "cold_start": cold}
         cold = False
-        return handle(event, context)
+        return handle(event, context, keys)
 
     return wrapped
 

@@ -14,10 +14,12 @@ read a message as JSON when it looks like a JSON object or array.
 from __future__ import annotations
 
 import json
+import sys
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools.logging.formatter import LambdaPowertoolsFormatter
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.metrics.functions import is_metrics_disabled
 
@@ -34,6 +36,10 @@ _PRINCIPAL_SOURCE: ContextVar[str | None] = ContextVar("widget_mcp_principal_sou
 # worker thread that gets a copy of the context, and so the same list.
 _CAPACITY: ContextVar[list[float] | None] = ContextVar("widget_mcp_capacity", default=None)
 _STANDARD_RESOLUTION = 60  # seconds: Powertools' default, left out of the EMF definitions as it does
+# JSON encoders built once: `json.dumps` with any option builds a new encoder on every call. The EMF document's is
+# `flush_metrics`' (`json.dumps(metrics, separators=(",", ":"))`); the log line's is the Powertools formatter's.
+_EMF_JSON = json.JSONEncoder(separators=(",", ":"))
+_LOG_JSON = json.JSONEncoder(default=str, separators=(",", ":"), ensure_ascii=False)
 
 
 def _json_message(message: Any) -> Any:
@@ -47,6 +53,10 @@ def _json_message(message: Any) -> Any:
 class Observability:
     def __init__(self, settings: Settings) -> None:
         self.logger = Logger(service=settings.service_name, level=settings.log_level, json_deserializer=_json_message)
+        formatter = self.logger.registered_formatter
+        # The formatter's own serializer is `json.dumps` with these options; with POWERTOOLS_DEV it indents, and stays.
+        if isinstance(formatter, LambdaPowertoolsFormatter) and formatter.json_indent is None:
+            formatter.json_serializer = _LOG_JSON.encode
         self.metrics = Metrics(namespace=settings.metrics_namespace, service=settings.service_name)
         # The X-Ray SDK costs ~0.5 s of import; only functions deployed with tracing on pay for it.
         self.tracer: Tracer | None = None
@@ -101,4 +111,4 @@ class ToolTelemetry:
         metrics["ToolLatency"] = _metric(MetricUnit.Milliseconds, [millis])
         dimensions = {"tool": tool, **self._service_dimension}
         document = self._metrics.serialize_metric_set(metrics=metrics, dimensions=dimensions, metadata={})
-        print(json.dumps(document, separators=(",", ":")))  # as Powertools' flush_metrics prints it
+        sys.stdout.write(_EMF_JSON.encode(document) + "\n")  # the line Powertools' flush_metrics prints

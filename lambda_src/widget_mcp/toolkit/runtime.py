@@ -97,6 +97,7 @@ class ToolRuntime:
         # Lambda serves one event at a time per container, so a sync handler runs inline there;
         # a local server handles requests concurrently and moves sync handlers off the event loop.
         self._sync_in_thread = sync_in_thread
+        self._is_async = {name: spec.is_async for name, spec in self.tools.items()}
         self._inline: dict[str, bool] = {}
 
     def protected_tools(self) -> dict[str, tuple[str, ...]]:
@@ -116,7 +117,8 @@ class ToolRuntime:
             spec = self.tools.get(name)
             if spec is None:
                 return False
-            inline = self._inline[name] = never_waits(spec.handler) if spec.is_async else not self._sync_in_thread
+            inline = never_waits(spec.handler) if self._is_async[name] else not self._sync_in_thread
+            self._inline[name] = inline
         return inline
 
     def template_uri(self, widget_name: str) -> str:
@@ -149,7 +151,7 @@ class ToolRuntime:
         error_code: str | None = None
         try:
             args = spec.input_model.model_validate(dict(arguments or {}))
-            if spec.is_async:
+            if self._is_async[name]:
                 result = await cast(Any, spec.handler(args, call))
             elif self._sync_in_thread:
                 result = await anyio.to_thread.run_sync(spec.handler, args, call)

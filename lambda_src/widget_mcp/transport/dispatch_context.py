@@ -37,8 +37,16 @@ class SingleExchangeContext:
     transport: TransportContext
     request_id: RequestId
     message_metadata: MessageMetadata
-    cancel_requested: anyio.Event = field(default_factory=anyio.Event)
     can_send_request: bool = field(default=False, init=False)
+    _cancel_requested: anyio.Event | None = field(default=None, init=False, repr=False)
+
+    @property
+    def cancel_requested(self) -> anyio.Event:
+        """Made when first asked for: nothing cancels a single exchange, and an event made outside an event loop
+        costs a failed event-loop lookup."""
+        if self._cancel_requested is None:
+            self._cancel_requested = anyio.Event()
+        return self._cancel_requested
 
     async def send_raw_request(
         self, method: str, params: Mapping[str, Any] | None, opts: CallOptions | None = None
