@@ -10,7 +10,9 @@ import { parsePlacement, pieceName } from "./fen";
 import { parseGame, parseMeta, statusText, type GameMeta, type GameState } from "./game";
 import { chessContext } from "./game";
 import { attachBoardInput } from "./interaction";
-import { renderCaptured, renderMoveList } from "./moves";
+import { fullscreenButton } from "./layout";
+import { renderMaterial } from "./material";
+import { renderMoveList } from "./moves";
 import { renderGameList } from "./listing";
 import { renderPromotionPicker } from "./promotion";
 import { describeMoves } from "./speech";
@@ -49,6 +51,7 @@ class ChessWidget {
     });
     this.boardWrap.addEventListener("keydown", (event) => this.key(event));
     this.host = startWidget({ name: "chess-board", onResult: (result) => this.accept(result) });
+    this.host.display.onchange = () => this.render();
     this.render();
   }
 
@@ -299,8 +302,10 @@ class ChessWidget {
   private render(): void {
     const game = this.game;
     const root = this.root;
-    // Focus inside the board (a square or the picker) comes back to the same place after the redraw.
+    // Focus inside the board (a square or the picker) comes back to the same place after the redraw, as does
+    // focus on a button of the head (the fullscreen toggle redraws the widget under it).
     const focused = this.boardWrap.contains(document.activeElement);
+    const button = document.activeElement instanceof HTMLButtonElement ? document.activeElement.dataset.testid : undefined;
     root.replaceChildren();
     if (this.listing) {
       root.appendChild(renderGameList(this.listing, (gameId) => this.open(gameId)));
@@ -348,6 +353,7 @@ class ChessWidget {
         "data-status": game.status,
         "data-orientation": flipped ? "black" : "white",
         "data-pending": this.pending,
+        "data-display-mode": this.host.display.mode,
       },
       el(
         "div",
@@ -358,19 +364,25 @@ class ChessWidget {
           { class: "actions" },
           el("button", { type: "button", class: "ask", "data-testid": "chess-ask", title: "Ask the assistant" }, "Ask"),
           el("button", { type: "button", class: "flip", "data-testid": "chess-flip", title: "Flip the board" }, "Flip"),
+          fullscreenButton(this.host.display, (error) => {
+            this.notice = { kind: "error", text: `The display could not be changed: ${String(error)}` };
+            this.render();
+          }),
         ),
       ),
-      renderCaptured(top, captured[top]),
-      this.boardWrap,
-      renderCaptured(bottom, captured[bottom]),
-      this.notice
-        ? el(
-            "p",
-            { class: this.notice.kind === "error" ? "wm-error" : "wm-info", role: "alert", "data-testid": "chess-message", "data-code": this.notice.code },
-            this.notice.text,
-          )
-        : null,
-      renderMoveList(this.meta.moveHistory ?? []),
+      el("div", {}, renderMaterial(top, captured[top], game.fen), this.boardWrap, renderMaterial(bottom, captured[bottom], game.fen)),
+      el(
+        "div",
+        {},
+        this.notice
+          ? el(
+              "p",
+              { class: this.notice.kind === "error" ? "wm-error" : "wm-info", role: "alert", "data-testid": "chess-message", "data-code": this.notice.code },
+              this.notice.text,
+            )
+          : null,
+        renderMoveList(this.meta.moveHistory ?? []),
+      ),
     );
     widget.querySelector("button.flip")?.addEventListener("click", () => this.flip());
     if (!this.rendered) {
@@ -383,6 +395,7 @@ class ChessWidget {
       const target = this.promotion ? this.boardWrap.querySelector<HTMLElement>(".wm-promotion button") : null;
       (target ?? board.querySelector<HTMLElement>('[tabindex="0"]'))?.focus();
     }
+    if (button) widget.querySelector<HTMLElement>(`button[data-testid="${button}"]`)?.focus();
   }
 
   private open(gameId: string): void {

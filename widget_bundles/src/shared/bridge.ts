@@ -2,6 +2,7 @@
 // ChatGPT's `window.openai` as the fallback and for what MCP Apps lacks (widgetState).
 
 import { App, PostMessageTransport } from "@modelcontextprotocol/ext-apps";
+import { DisplayModes } from "./display-mode";
 import { isRecord } from "./dom";
 import { sendModelContext, withModelContext, type ModelContext } from "./model-context";
 import { openAi, SET_GLOBALS_EVENT, type OpenAiApi, type SetGlobalsDetail } from "./openai";
@@ -19,6 +20,8 @@ export type BridgeKind = "mcp-apps" | "openai" | "none";
 export interface Host {
   /** Which bridge carries tool calls right now. */
   readonly kind: BridgeKind;
+  /** Inline or fullscreen, where the host offers it (display-mode.ts). */
+  readonly display: DisplayModes;
   callTool(name: string, args: Record<string, unknown>): Promise<ToolResult>;
   sendMessage(text: string): Promise<void>;
   widgetState(): Record<string, unknown> | null;
@@ -48,6 +51,7 @@ export function toToolResult(value: unknown): ToolResult {
 
 class WidgetHost implements Host {
   kind: BridgeKind = "none";
+  readonly display = new DisplayModes();
   private app: App | null = null;
   private localState: Record<string, unknown> | null = null;
   private modelContext: ModelContext | null = null;
@@ -59,6 +63,7 @@ class WidgetHost implements Host {
   useApp(app: App): void {
     this.app = app;
     this.kind = "mcp-apps";
+    this.display.useApp(app);
   }
 
   async callTool(name: string, args: Record<string, unknown>): Promise<ToolResult> {
