@@ -51,6 +51,9 @@ export class WidgetFrame {
   private bridge: AppBridge | null = null;
   private shim: ReturnType<typeof serveShim> | null = null;
   private stopCspWatch: (() => void) | null = null;
+  private displayMode: "inline" | "fullscreen" = "inline";
+  /** The height the widget last asked for, given back when it leaves fullscreen. */
+  private inlineHeight = "160px";
 
   constructor(
     private readonly container: HTMLElement,
@@ -95,7 +98,9 @@ export class WidgetFrame {
     this.stopCspWatch = watchCsp(frame, (violation) => this.host.cspViolation(violation));
 
     const resize = (height: number): void => {
-      if (Number.isFinite(height) && height > 0) this.iframe.style.height = `${Math.min(Math.ceil(height), 4000)}px`;
+      if (!Number.isFinite(height) || height <= 0) return;
+      this.inlineHeight = `${Math.min(Math.ceil(height), 4000)}px`;
+      if (this.displayMode === "inline") this.iframe.style.height = this.inlineHeight;
     };
     if (mode !== "mcp-apps") {
       this.shim = serveShim(frame, {
@@ -106,6 +111,7 @@ export class WidgetFrame {
           showModelContext("widgetState", JSON.stringify(state)); // ChatGPT shows the model the widget state
         },
         notifyIntrinsicHeight: resize,
+        requestDisplayMode: (mode) => ({ mode: this.setDisplayMode(mode) }),
       });
     }
     if (mode !== "openai") {
@@ -113,7 +119,15 @@ export class WidgetFrame {
         null,
         { name: "widget-mcp playground", version: "0.1.0" },
         { serverTools: {}, message: { text: {} }, openLinks: {}, updateModelContext: { text: {}, structuredContent: {} } },
-        { hostContext: { theme: options.theme, displayMode: "inline", platform: "web", locale: navigator.language } },
+        {
+          hostContext: {
+            theme: options.theme,
+            displayMode: "inline",
+            availableDisplayModes: ["inline", "fullscreen"],
+            platform: "web",
+            locale: navigator.language,
+          },
+        },
       );
       bridge.oncalltool = async (params) =>
         (await this.host.callTool(params.name, params.arguments ?? {}, params._meta ?? {})) as CallToolResult;
@@ -126,6 +140,7 @@ export class WidgetFrame {
         return {};
       };
       bridge.onsizechange = (params) => resize(params.height ?? 0);
+      bridge.onrequestdisplaymode = async ({ mode }) => ({ mode: this.setDisplayMode(mode) });
       bridge.onopenlink = async () => ({});
       bridge.oninitialized = () => {
         void bridge.sendToolInput({ arguments: options.toolInput });
@@ -135,6 +150,26 @@ export class WidgetFrame {
       this.bridge = bridge;
     }
     this.iframe.srcdoc = html;
+  }
+
+  /** Fullscreen covers the playground's window with the frame; both bridges hear the new mode. */
+  private setDisplayMode(requested: string): "inline" | "fullscreen" {
+    const mode = requested === "fullscreen" ? "fullscreen" : "inline";
+    this.displayMode = mode;
+    this.iframe.dataset.displayMode = mode;
+    const full = mode === "fullscreen";
+    Object.assign(this.iframe.style, {
+      position: full ? "fixed" : "",
+      inset: full ? "0" : "",
+      zIndex: full ? "100" : "",
+      width: full ? "100%" : "",
+      height: full ? "100%" : this.inlineHeight,
+      borderRadius: full ? "0" : "",
+      border: full ? "none" : "",
+    });
+    if (this.bridge) void this.bridge.sendHostContextChange({ displayMode: mode });
+    this.shim?.push({ displayMode: mode });
+    return mode;
   }
 
   setTheme(theme: Theme): void {

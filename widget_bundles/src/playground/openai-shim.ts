@@ -57,6 +57,8 @@ export interface ShimHandlers {
   sendFollowUpMessage(prompt: string): void;
   setWidgetState(state: unknown): void;
   notifyIntrinsicHeight(height: number): void;
+  /** Answers the mode the frame is shown in now. */
+  requestDisplayMode(mode: string): { mode: string };
 }
 
 /** The playground's side: answers the frame's calls. Only messages from `frame` are read. */
@@ -79,6 +81,8 @@ export function serveShim(frame: Window, handlers: ShimHandlers): { push(globals
         case "notifyIntrinsicHeight":
           handlers.notifyIntrinsicHeight(Number(params.height));
           return null;
+        case "requestDisplayMode":
+          return handlers.requestDisplayMode(String(params.mode));
         default:
           return null;
       }
