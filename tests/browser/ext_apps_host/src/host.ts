@@ -6,6 +6,7 @@
 // server exactly as AppBridge forwards them.
 //
 // URL: index.html?server=<MCP URL>&sandbox=<sandbox proxy URL>&tool=<name>&args=<JSON>&era=legacy|2026-07-28
+//      &displayModes=inline,fullscreen (what the host offers; fullscreen covers the page with the view)
 // What happened is kept on `window.extAppsHost` (and `document.body.dataset.state`) for tests to read.
 
 import {
@@ -39,6 +40,9 @@ interface HostRecord {
   logs: unknown[];
   sizes: Array<{ width?: number; height?: number }>;
   links: string[];
+  /** `ui/request-display-mode` requests from the view (the modes asked for), and the mode shown now. */
+  displayModeRequests: string[];
+  displayMode: string;
   /** Uncaught errors and unhandled rejections in the host page. */
   errors: string[];
 }
@@ -66,6 +70,8 @@ const record: HostRecord = {
   logs: [],
   sizes: [],
   links: [],
+  displayModeRequests: [],
+  displayMode: "inline",
   errors: [],
 };
 window.extAppsHost = record;
@@ -129,8 +135,11 @@ function loadSandboxProxy(iframe: HTMLIFrameElement, sandboxUrl: URL, csp: McpUi
   return loaded;
 }
 
-function newAppBridge(client: Client, iframe: HTMLIFrameElement, tool: Tool): AppBridge {
+type DisplayMode = "inline" | "fullscreen" | "pip";
+
+function newAppBridge(client: Client, iframe: HTMLIFrameElement, tool: Tool, displayModes: DisplayMode[]): AppBridge {
   const server = client.getServerCapabilities();
+  let inlineHeight = "";
   const bridge = new AppBridge(
     client,
     IMPLEMENTATION,
@@ -146,7 +155,7 @@ function newAppBridge(client: Client, iframe: HTMLIFrameElement, tool: Tool): Ap
       hostContext: {
         theme: "light",
         displayMode: "inline",
-        availableDisplayModes: ["inline"],
+        availableDisplayModes: displayModes,
         platform: "web",
         locale: navigator.language,
         toolInfo: { tool },
@@ -167,14 +176,28 @@ function newAppBridge(client: Client, iframe: HTMLIFrameElement, tool: Tool): Ap
     record.links.push(params.url); // recorded, never opened
     return {};
   };
-  bridge.onrequestdisplaymode = async () => ({ mode: "inline" });
+  bridge.onrequestdisplaymode = async ({ mode }) => {
+    record.displayModeRequests.push(mode);
+    if (displayModes.includes(mode) && mode !== record.displayMode) {
+      record.displayMode = mode;
+      Object.assign(
+        iframe.style,
+        mode === "fullscreen"
+          ? { position: "fixed", inset: "0", width: "100%", maxWidth: "none", height: "100%" }
+          : { position: "", inset: "", width: "", maxWidth: "", height: inlineHeight },
+      );
+      void bridge.sendHostContextChange({ displayMode: mode });
+    }
+    return { mode: record.displayMode as DisplayMode };
+  };
   bridge.onloggingmessage = (params) => {
     record.logs.push(params);
   };
   bridge.onsizechange = ({ width, height }) => {
     record.sizes.push({ width, height });
     if (width !== undefined) iframe.style.minWidth = `min(${width}px, 100%)`;
-    if (height !== undefined) iframe.style.height = `${height}px`;
+    if (height !== undefined) inlineHeight = `${height}px`;
+    if (record.displayMode === "inline") iframe.style.height = inlineHeight;
   };
   return bridge;
 }
@@ -202,7 +225,8 @@ async function main(): Promise<void> {
   if (!iframe) throw new Error("the host page has no #view frame");
   await loadSandboxProxy(iframe, sandboxUrl, resource.csp);
 
-  const bridge = newAppBridge(client, iframe, tool);
+  const displayModes = (params.get("displayModes") ?? "inline,fullscreen").split(",") as DisplayMode[];
+  const bridge = newAppBridge(client, iframe, tool, displayModes);
   const initialized = new Promise<void>((resolve) => {
     bridge.oninitialized = () => resolve();
   });
