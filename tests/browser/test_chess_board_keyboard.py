@@ -6,55 +6,18 @@ from __future__ import annotations
 
 import re
 
+import chess_keyboard as keyboard
 from browser_support import DevServer, ToolCalls, chess, open_new_game, square, widget_frame
-from playwright.sync_api import Frame, FrameLocator, Page, expect
+from chess_keyboard import focused, focused_promotion, play, walk_to
+from playwright.sync_api import Frame, Page, expect
 
 ANNOUNCER = '[data-testid="chess-announcer"]'
 
 
-def focused(frame: Frame) -> str | None:
-    """The square that has the keyboard focus in the widget (None: the focus is elsewhere)."""
-    value = frame.evaluate("() => document.activeElement?.dataset?.square ?? null")
-    return value if isinstance(value, str) else None
-
-
-def focused_promotion(frame: Frame) -> str | None:
-    value = frame.evaluate("() => document.activeElement?.dataset?.promotion ?? null")
-    return value if isinstance(value, str) else None
-
-
 def tab_to_board(page: Page) -> Frame:
-    """Tab from the top of the playground until the focus is on a square."""
     frame = widget_frame(page)
-    for _ in range(30):
-        page.keyboard.press("Tab")
-        if focused(frame):
-            return frame
-    raise AssertionError("Tab never reached the chess board")
-
-
-def walk_to(page: Page, frame: Frame, target: str) -> None:
-    """Arrow keys from the focused square to `target` (white at the bottom)."""
-    for _ in range(16):
-        here = focused(frame)
-        assert here, "the focus left the board"
-        if here == target:
-            return
-        files, ranks = ord(target[0]) - ord(here[0]), int(target[1]) - int(here[1])
-        page.keyboard.press(
-            "ArrowRight" if files > 0 else "ArrowLeft" if files < 0 else "ArrowUp" if ranks > 0 else "ArrowDown"
-        )
-    raise AssertionError(f"the arrow keys did not reach {target} (the focus is on {focused(frame)})")
-
-
-def play(page: Page, frame: Frame, view: FrameLocator, origin: str, target: str, ply_after: int) -> None:
-    walk_to(page, frame, origin)
-    page.keyboard.press("Enter")
-    expect(square(view, origin)).to_have_attribute("aria-selected", "true")
-    walk_to(page, frame, target)
-    page.keyboard.press(" ")
-    expect(chess(view)).to_have_attribute("data-ply", str(ply_after))
-    assert focused(frame) == target  # the focus stays where the piece went, through every redraw
+    keyboard.tab_to_board(page, frame)
+    return frame
 
 
 def test_a_game_is_played_to_checkmate_with_the_keyboard_alone_and_every_move_is_announced(
