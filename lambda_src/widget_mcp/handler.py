@@ -12,7 +12,9 @@ kind, so the first real requests after a restore import and build nothing.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
+import sys
 from collections.abc import Callable, Mapping
 from functools import cache
 from types import MappingProxyType
@@ -30,6 +32,10 @@ from widget_mcp.wiring import build_core, prepare_snapshot  # noqa: E402
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
 KeyedHandler = Callable[[dict[str, Any], Any, Mapping[str, Any]], dict[str, Any]]
 
+# Log lines here are Powertools' JSON, which carries no thread or process: the records need not look them up.
+logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
+if sys.version_info >= (3, 12):
+    logging.logAsyncioTasks = False
 core = build_core(get_settings())
 _logger = core.observability.logger
 # One loop for the container's life, shared with Mangum (which uses the current loop).

@@ -45,9 +45,13 @@ MAX_ENTRIES = 256
 Key = tuple[str, bool, str, str | None]
 
 
+# Built once: `json.dumps` with options builds a new encoder on every call.
+_ANSWER_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def encode(value: Any) -> bytes:
     """Compact JSON, non-ASCII kept as UTF-8: how the endpoint encodes every answer."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+    return _ANSWER_JSON.encode(value).encode()
 
 
 def reply_body(request_id: str | int, result: bytes) -> bytes:
