@@ -127,9 +127,17 @@ class ExtAppsHost:
     sandbox_url: str
     mcp_url: str
 
-    def url(self, tool: str, args: dict[str, Any], era: str) -> str:
+    def url(self, tool: str, args: dict[str, Any], era: str, **extra: str) -> str:
+        """`extra`: more of the host page's parameters (displayModes=inline: a host that offers no fullscreen)."""
         query = urlencode(
-            {"server": self.mcp_url, "sandbox": self.sandbox_url, "tool": tool, "args": json.dumps(args), "era": era},
+            {
+                "server": self.mcp_url,
+                "sandbox": self.sandbox_url,
+                "tool": tool,
+                "args": json.dumps(args),
+                "era": era,
+                **extra,
+            },
             quote_via=quote,
         )
         return f"{self.host_origin}/?{query}"
@@ -157,9 +165,11 @@ def ext_apps_host(table: str) -> Iterator[ExtAppsHost]:
         yield ExtAppsHost(host_origin=host, sandbox_url=f"{sandbox}/sandbox.html", mcp_url=f"{server.base}/mcp")
 
 
-def open_in_host(page: Page, host: ExtAppsHost, tool: str, args: dict[str, Any], era: str) -> FrameLocator:
+def open_in_host(
+    page: Page, host: ExtAppsHost, tool: str, args: dict[str, Any], era: str, **extra: str
+) -> FrameLocator:
     """Loads the host page for one tool call and waits until it has delivered the result to the view."""
-    page.goto(host.url(tool, args, era))
+    page.goto(host.url(tool, args, era, **extra))
     page.wait_for_function(
         "() => ['ready', 'failed'].includes(window.extAppsHost?.state)",
         timeout=20_000,
@@ -176,6 +186,15 @@ def host_record(page: Page) -> dict[str, Any]:
     """What the host recorded (its window.extAppsHost)."""
     record: dict[str, Any] = page.evaluate("() => JSON.parse(JSON.stringify(window.extAppsHost))")
     return record
+
+
+def view_frame(page: Page) -> Frame:
+    """The view's own frame, inside the sandbox proxy (for evaluating in it)."""
+    proxy = proxy_frame(page)
+    for candidate in page.frames:
+        if candidate.parent_frame == proxy:
+            return candidate
+    raise AssertionError("the sandbox proxy holds no view frame")
 
 
 def proxy_frame(page: Page) -> Frame:

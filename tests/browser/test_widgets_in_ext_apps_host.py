@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+import chess_keyboard as keyboard
 import httpx
 import pytest
 from ext_apps_host_support import (
@@ -20,6 +21,7 @@ from ext_apps_host_support import (
     host_record,
     open_in_host,
     proxy_frame,
+    view_frame,
     view_report,
     wait_for_messages,
 )
@@ -78,6 +80,58 @@ def test_a_chess_game_against_the_engine_is_played_by_clicking_with_no_identity(
     shown = host.call_tool(era, "chess_show_game", {"gameId": game_id})
     assert (shown["gameId"], shown["ply"], shown["status"]) == (game_id, 4, "active")
     assert shown["lastMove"]["san"] == view.locator('[data-testid="move-list"] .san').nth(3).inner_text()
+    assert_view_ran_clean(page)
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_a_chess_game_is_played_to_checkmate_with_the_keyboard_alone(page: Page, host: ExtAppsHost, era: str) -> None:
+    view = open_in_host(page, host, "chess_new_game", {}, era)
+    expect(view.locator(".wm-chess")).to_have_attribute("data-ply", "0")
+    frame = view_frame(page)
+    keyboard.tab_to_board(page, frame)  # from the host page, through the sandbox proxy, into the view
+    for ply, (origin, target) in enumerate([("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")], start=1):
+        keyboard.play(page, frame, view, origin, target, ply_after=ply)
+    expect(view.locator('[data-testid="chess-status"]')).to_have_text("Checkmate — Black wins")
+    expect(view.locator('[data-testid="chess-announcer"]')).to_have_text(
+        "Black played queen h4, checkmate. Checkmate — Black wins."
+    )
+    game_id = view.locator(".wm-chess").get_attribute("data-game-id")
+    assert game_id
+    shown = host.call_tool(era, "chess_show_game", {"gameId": game_id})
+    assert (shown["status"], shown["winner"], shown["ply"]) == ("checkmate", "black", 4)
+    assert_view_ran_clean(page)
+
+
+def test_fullscreen_is_asked_of_the_host_through_appbridge_and_the_same_button_returns_inline(
+    page: Page, host: ExtAppsHost
+) -> None:
+    view = open_in_host(page, host, "chess_new_game", {}, "legacy")
+    board = view.locator(".wm-chess")
+    button = view.locator('[data-testid="chess-fullscreen"]')
+    button.click()
+    expect(board).to_have_attribute("data-display-mode", "fullscreen")
+    assert page.locator("#view").bounding_box() == {"x": 0, "y": 0, "width": 1280, "height": 1000}
+    moves = view.locator('[data-testid="move-list"]').bounding_box()
+    squares = view.locator(".wm-board").bounding_box()
+    assert moves is not None
+    assert squares is not None
+    assert moves["x"] >= squares["x"] + squares["width"]  # side by side
+    button.click()
+    expect(board).to_have_attribute("data-display-mode", "inline")
+    record = host_record(page)
+    assert (record["displayModeRequests"], record["displayMode"]) == (["fullscreen", "inline"], "inline")
+    view.locator('[data-square="e2"]').click()
+    view.locator('[data-square="e4"]').click()
+    expect(board).to_have_attribute("data-ply", "1")
+    assert_view_ran_clean(page)
+
+
+def test_a_host_that_offers_no_fullscreen_gets_no_fullscreen_button(page: Page, host: ExtAppsHost) -> None:
+    view = open_in_host(page, host, "chess_new_game", {}, "legacy", displayModes="inline")
+    expect(view.locator(".wm-chess")).to_have_attribute("data-ply", "0")
+    expect(view.locator('[data-testid="chess-flip"]')).to_be_visible()
+    expect(view.locator('[data-testid="chess-fullscreen"]')).to_have_count(0)
+    assert host_record(page)["displayModeRequests"] == []
     assert_view_ran_clean(page)
 
 

@@ -183,8 +183,8 @@ function newAppBridge(client: Client, iframe: HTMLIFrameElement, tool: Tool, dis
       Object.assign(
         iframe.style,
         mode === "fullscreen"
-          ? { position: "fixed", inset: "0", width: "100%", maxWidth: "none", height: "100%" }
-          : { position: "", inset: "", width: "", maxWidth: "", height: inlineHeight },
+          ? { position: "fixed", inset: "0", width: "100%", maxWidth: "none", height: "100%", border: "0" }
+          : { position: "", inset: "", width: "", maxWidth: "", height: inlineHeight, border: "" },
       );
       void bridge.sendHostContextChange({ displayMode: mode });
     }
