@@ -113,6 +113,36 @@ def chess_mate_and_messages(page: Page, server: DevServer, theme: str) -> None:
     check(page, "a finished game")
 
 
+def chess_captures(page: Page) -> None:
+    """1.e4 d5 2.exd5: a capture for each material line to count, and a lead to show."""
+    frame = widget(page)
+    for ply, (origin, target) in enumerate([("e2", "e4"), ("d7", "d5"), ("e4", "d5")], start=1):
+        square(frame, origin).click()
+        square(frame, target).click()
+        expect(chess(frame)).to_have_attribute("data-ply", str(ply))
+    expect(frame.locator('[data-testid="captured-white"] .lead')).to_have_text(" (+1)")
+
+
+def chess_fullscreen(page: Page, server: DevServer, theme: str) -> None:
+    chess_game(page, server, theme)
+    chess_captures(page)
+    frame = widget(page)
+    frame.locator('[data-testid="chess-fullscreen"]').click()
+    expect(chess(frame)).to_have_attribute("data-display-mode", "fullscreen")
+    check(page, "the fullscreen board beside its move list")
+    square(frame, "d8").click()
+    expect(frame.locator(".sq.target")).not_to_have_count(0)
+    check(page, "the fullscreen board with a piece picked up")
+
+
+def chess_phone(page: Page, server: DevServer, theme: str) -> None:
+    page.set_viewport_size({"width": 320, "height": 740})
+    chess_game(page, server, theme)
+    check(page, "a new game 320 px wide")
+    chess_captures(page)
+    check(page, "a game with captures 320 px wide")
+
+
 def chess_lists(page: Page, server: DevServer, theme: str) -> None:
     server.call_tool("chess_new_game", {}, {"openai/subject": "playground-user"})
     in_theme(page, server.playground("chess_list_games", {}, host="chatgpt"), theme)
@@ -193,6 +223,8 @@ SCENARIOS: dict[str, Callable[[Page, DevServer, str], None]] = {
     "chess-check-promotion": chess_check_and_promotion,
     "chess-mate-messages": chess_mate_and_messages,
     "chess-lists": chess_lists,
+    "chess-fullscreen": chess_fullscreen,
+    "chess-phone": chess_phone,
     "form": form_states,
     "form-every-field": form_every_field,
     "form-server-error": form_server_error,
