@@ -6,6 +6,7 @@ import inspect
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -67,7 +68,7 @@ class ToolSpec:
             raise DeclarationError(self.name, "a private tool is only reachable from a widget: set widget_accessible")
         if not isinstance(self.output_model, type) or not issubclass(self.output_model, BaseModel):
             raise DeclarationError(self.name, "output_model must be a pydantic model (it becomes the outputSchema)")
-        object.__setattr__(self, "input_schema", self.input_model.model_json_schema())
+        object.__setattr__(self, "input_schema", json_schema(self.input_model))
         uncapped = uncapped_arguments(self.input_schema)
         if uncapped:
             raise DeclarationError(self.name, "; ".join(f"argument {arg!r} {problem}" for arg, problem in uncapped))
@@ -117,12 +118,18 @@ class ToolSpec:
             "title": self.title,
             "description": self.description,
             "inputSchema": self.input_schema,
-            "outputSchema": self.output_model.model_json_schema(),
+            "outputSchema": json_schema(self.output_model),
             "annotations": annotations,
             # Outside the MCP schema, so the SDK's serializer drops it; WireExtras (wire_extras.py) puts it back.
             "securitySchemes": schemes,
             "_meta": meta,
         }
+
+
+@cache
+def json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """A model's JSON Schema, generated once per process (several tools share a model); read-only."""
+    return model.model_json_schema()
 
 
 # What bounds a value of each JSON type in an input schema: anything a caller sends is stored or processed,
