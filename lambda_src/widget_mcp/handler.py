@@ -38,6 +38,9 @@ if sys.version_info >= (3, 12):
     logging.logAsyncioTasks = False
 core = build_core(get_settings())
 _logger = core.observability.logger
+# `Logger.append_keys` looks its formatter up again on every call, through an attribute lookup that fails and
+# raises inside Powertools (~5 µs); the formatter's own `append_keys` is what it then calls.
+_append_log_keys = _logger.registered_formatter.append_keys
 # One loop for the container's life, shared with Mangum (which uses the current loop).
 _loop = asyncio.new_event_loop()
 asyncio.set_event_loop(_loop)
@@ -61,10 +64,10 @@ def _handle(event: dict[str, Any], context: Any, log_keys: Mapping[str, Any] = M
     try:
         request = parse_event(event)
     except EventError as exc:
-        _logger.append_keys(**log_keys, correlation_id=None)
+        _append_log_keys(**log_keys, correlation_id=None)
         _logger.warning("rejected an event that is not an API Gateway request", extra={"reason": str(exc)})
         return _bad_request()
-    _logger.append_keys(**log_keys, correlation_id=request.request_id)
+    _append_log_keys(**log_keys, correlation_id=request.request_id)
     if request.path.rstrip("/") != "/mcp":
         # Mangum runs on the thread's current loop; make that ours, so it never creates (and leaks) another.
         asyncio.set_event_loop(_loop)
