@@ -3,6 +3,7 @@
 import "../shared/zod-jitless"; // first: before any module builds a zod schema
 import "../shared/base.css";
 import "./chess.css";
+import "./play.css";
 import { startWidget, type Host, type ToolResult } from "../shared/bridge";
 import { el, isRecord } from "../shared/dom";
 import { kingSquare, renderBoard, squaresInOrder } from "./board";
