@@ -120,6 +120,7 @@ def test_fullscreen_is_asked_of_the_host_through_appbridge_and_the_same_button_r
     expect(board).to_have_attribute("data-display-mode", "inline")
     record = host_record(page)
     assert (record["displayModeRequests"], record["displayMode"]) == (["fullscreen", "inline"], "inline")
+    assert record["appCapabilities"] == {"availableDisplayModes": ["inline", "fullscreen"]}
     view.locator('[data-square="e2"]').click()
     view.locator('[data-square="e4"]').click()
     expect(board).to_have_attribute("data-ply", "1")
@@ -183,6 +184,7 @@ def test_display_demo_renders_its_widgets(page: Page, host: ExtAppsHost, era: st
         "length": 18,
         "words": 3,
     }
+    assert host_record(page)["appCapabilities"] == {}  # lays itself out inline only, so declares no display modes
     assert_view_ran_clean(page)
 
 

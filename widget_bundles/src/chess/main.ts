@@ -51,7 +51,11 @@ class ChessWidget {
       drop: (from, to) => this.drop(from, to),
     });
     this.boardWrap.addEventListener("keydown", (event) => this.key(event));
-    this.host = startWidget({ name: "chess-board", onResult: (result) => this.accept(result) });
+    this.host = startWidget({
+      name: "chess-board",
+      onResult: (result) => this.accept(result),
+      displayModes: ["inline", "fullscreen"],
+    });
     this.host.display.onchange = () => this.render();
     this.render();
   }

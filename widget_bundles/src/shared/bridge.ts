@@ -2,7 +2,7 @@
 // ChatGPT's `window.openai` as the fallback and for what MCP Apps lacks (widgetState).
 
 import { App, PostMessageTransport } from "@modelcontextprotocol/ext-apps";
-import { DisplayModes } from "./display-mode";
+import { DisplayModes, type DisplayMode } from "./display-mode";
 import { isRecord } from "./dom";
 import { sendModelContext, withModelContext, type ModelContext } from "./model-context";
 import { openAi, SET_GLOBALS_EVENT, type OpenAiApi, type SetGlobalsDetail } from "./openai";
@@ -36,6 +36,8 @@ export interface WidgetOptions {
   onResult(result: ToolResult): void;
   /** How long to wait for an MCP Apps host when `window.openai` is there to fall back on. */
   handshakeMs?: number;
+  /** The display modes the widget can lay itself out in, declared to an MCP Apps host at ui/initialize. */
+  displayModes?: DisplayMode[];
 }
 
 export function toToolResult(value: unknown): ToolResult {
@@ -105,7 +107,8 @@ export function startWidget(options: WidgetOptions): Host {
   const openai = openAi();
   const host = new WidgetHost(openai);
   if (openai) followOpenAi(openai, options.onResult);
-  const app = new App({ name: options.name, version: "0.1.0" }, {}, { autoResize: true });
+  const capabilities = options.displayModes ? { availableDisplayModes: options.displayModes } : {};
+  const app = new App({ name: options.name, version: "0.1.0" }, capabilities, { autoResize: true });
   app.ontoolresult = (params) => options.onResult(toToolResult(params));
   app.onhostcontextchanged = (context) => applyTheme(context.theme);
   const timeout = openai ? (options.handshakeMs ?? 1500) : 60_000;

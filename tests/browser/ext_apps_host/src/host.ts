@@ -43,6 +43,8 @@ interface HostRecord {
   /** `ui/request-display-mode` requests from the view (the modes asked for), and the mode shown now. */
   displayModeRequests: string[];
   displayMode: string;
+  /** What the view declared at ui/initialize (its appCapabilities). */
+  appCapabilities: unknown;
   /** Uncaught errors and unhandled rejections in the host page. */
   errors: string[];
 }
@@ -72,6 +74,7 @@ const record: HostRecord = {
   links: [],
   displayModeRequests: [],
   displayMode: "inline",
+  appCapabilities: null,
   errors: [],
 };
 window.extAppsHost = record;
@@ -228,7 +231,10 @@ async function main(): Promise<void> {
   const displayModes = (params.get("displayModes") ?? "inline,fullscreen").split(",") as DisplayMode[];
   const bridge = newAppBridge(client, iframe, tool, displayModes);
   const initialized = new Promise<void>((resolve) => {
-    bridge.oninitialized = () => resolve();
+    bridge.oninitialized = () => {
+      record.appCapabilities = bridge.getAppCapabilities() ?? null;
+      resolve();
+    };
   });
   const view = iframe.contentWindow;
   if (!view) throw new Error("the sandbox frame has no window");
