@@ -25,6 +25,7 @@ SUBJECT = {"openai/subject": "reload-player"}
 POLL_SECONDS = 0.1
 BOUND_SECONDS = 90  # generous: the machine running the tests may be busy; a reload takes about a second
 CHESS_TOOLS = "lambda_src/widget_mcp/apps/chess/tools.py"
+CHESS_HANDLERS = "lambda_src/widget_mcp/apps/chess/handlers.py"
 SHOW_GAME = "Shows one of the user's games: the board and the list of moves so far. Changes nothing."
 EDITED = "Shows a game again (edited while make dev runs)."
 DISPLAY_SOURCE = "widget_bundles/src/display/main.ts"
@@ -134,17 +135,40 @@ async def test_a_python_change_restarts_the_app_and_a_game_in_progress_survives_
         assert f"{CHESS_TOOLS} changed: restarting the app (moto and its state keep running)" in dev.output
         assert re.search(r"reloaded in \d+\.\d s: \d+ tools", dev.output)
 
-        # A mistake stops the app, not `make dev`; saving the fix starts it again, the game still there.
+        # A mistake in a saved file: every request is answered at once with the error, none hangs, until the fix.
         tools = (copy / CHESS_TOOLS).read_text()
         (copy / CHESS_TOOLS).write_text(tools + "\ndef broken(:\n")
+        where = f"tools.py, line {tools.count(chr(10)) + 2})"
 
-        async def stopped() -> bool:
-            return "the app stopped with an error (exit code 1): fix it and save, and it starts again" in dev.output
+        async def refused() -> httpx.Response | None:
+            async with httpx.AsyncClient(timeout=5) as http:
+                reply = await http.get(f"{dev.base}/healthz")
+            return reply if reply.status_code == 503 else None
 
-        await until("the app stopping on a syntax error", stopped)
-        assert "SyntaxError" in dev.output
+        health = await until("/healthz answering with the syntax error", refused)
+        assert "The app failed to load: SyntaxError" in health.json()["error"]
+        assert where in health.json()["error"]
+        async with httpx.AsyncClient(timeout=5) as http:
+            listed = await http.post(f"{dev.base}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+        assert listed.status_code == 503
+        assert where in listed.json()["error"]["message"]
+        assert "the app failed to load (SyntaxError" in dev.output
         (copy / CHESS_TOOLS).write_text(tools)
         shown = await until("the fixed app", lambda: dev.call("chess_show_game", {"gameId": game["gameId"]}))
+        assert shown["ply"] == 1
+
+        # A mistake in code a handler imports on its first call is printed at the reload, not at that call.
+        handlers = (copy / CHESS_HANDLERS).read_text()
+        (copy / CHESS_HANDLERS).write_text(handlers + "\ndef broken(:\n")
+        expected = f"chess_list_games cannot load its handler: SyntaxError: invalid syntax ({copy / CHESS_HANDLERS}"
+
+        async def printed() -> bool:
+            return expected in dev.output
+
+        await until("the handler's mistake printed with its file", printed)
+        assert f"{CHESS_HANDLERS}, line {handlers.count(chr(10)) + 2})" in dev.output
+        (copy / CHESS_HANDLERS).write_text(handlers)
+        shown = await until("the fixed handler", lambda: dev.call("chess_show_game", {"gameId": game["gameId"]}))
         assert shown["ply"] == 1
         fixed = len(dev.server.output)
 

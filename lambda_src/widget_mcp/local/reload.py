@@ -2,11 +2,14 @@
 worker process that is replaced whenever a Python file under lambda_src/ or the widget manifest changes.
 
 Requests that arrive while the worker is replaced wait in the socket's backlog and are answered by the next one;
-state in moto (games, forms) is untouched. Each worker is forked from a multiprocessing fork server that has the
-heavy third-party libraries (the MCP SDK, FastAPI, pydantic, boto3, …) imported once, and imports this project's
-code afresh: a reload costs our own imports and the app's assembly, not the ~4 s of a cold interpreter. (uvicorn's
-reloaders spawn each worker cold, and see only `*.py`: StatReload misses new and deleted files, WatchFilesReload
-needs a dependency this project does not have.)
+state in moto (games, forms) is untouched. A worker whose app fails to build answers every request 503 with the
+error (it must not exit: the socket stays open here, and requests would wait in its backlog forever).
+
+Each worker is forked from a multiprocessing fork server that has the heavy third-party libraries (the MCP SDK,
+FastAPI, pydantic, boto3, …) imported once, and imports this project's code afresh: a reload costs our own imports
+and the app's assembly, not the ~4 s of a cold interpreter. (uvicorn's reloaders spawn each worker cold, and see
+only `*.py`: StatReload misses new and deleted files, WatchFilesReload needs a dependency this project does not
+have.)
 """
 
 from __future__ import annotations
@@ -106,7 +109,7 @@ class Worker:
 def _work(worker: Worker, sockets: list[socket.socket]) -> None:
     # Ctrl-C reaches the whole terminal's process group: uvicorn re-raises it once shut down; the parent reports it.
     with contextlib.suppress(KeyboardInterrupt):
-        serve(worker.options, sockets, worker.restart, worker.announced.set)
+        serve(worker.options, sockets, worker.restart, worker.announced.set, explain_failure=True)
 
 
 def _context() -> ForkServerContext | SpawnContext:

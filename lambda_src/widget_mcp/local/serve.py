@@ -14,6 +14,7 @@ import os
 import socket
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING
 import uvicorn
 
 from widget_mcp.local.issuer import LOCAL_USER, LocalIssuer
+from widget_mcp.local.serve_failure import failure_app, failure_summary
 
 if TYPE_CHECKING:
     from widget_mcp.local.events import EventFeed
@@ -105,12 +107,16 @@ def build_server(
     from widget_mcp.local.app import build_local_app
     from widget_mcp.local.events import EventFeed
     from widget_mcp.local.issuer_routes import issuer_routes
+    from widget_mcp.local.load_check import load_every_app
     from widget_mcp.local.paths import WIDGET_DIST
     from widget_mcp.settings import load_settings
     from widget_mcp.wiring import build_core
 
     settings = load_settings()
     core = build_core(settings, concurrent=True)
+    unloaded = load_every_app(core)
+    for line in unloaded:
+        print(line, flush=True)
     feed = EventFeed()
     routes = []
     issuer = None
@@ -137,6 +143,8 @@ def build_server(
         )
     else:
         announce = f"reloaded in {time.time() - restart.seen_at:.1f} s: {len(core.runtime.tools)} tools"
+    if unloaded:
+        announce += f"\n{len(unloaded)} tool(s) cannot load their handlers (printed above): fix and save"
     # No lifespan: there is no per-process state to set up.
     config = uvicorn.Config(
         app,
@@ -169,8 +177,29 @@ def serve(
     sockets: list[socket.socket],
     restart: Restart | None = None,
     on_started: Callable[[], object] | None = None,
+    *,
+    explain_failure: bool = False,
 ) -> None:
-    """Serve until a signal (SIGINT re-raised as KeyboardInterrupt once shut down, as uvicorn does)."""
-    server = build_server(options, restart, on_started)
+    """Serve until a signal (SIGINT re-raised as KeyboardInterrupt once shut down, as uvicorn does).
+
+    With `explain_failure` (a reload worker), an app that fails to build is printed and every request is answered
+    503 with the error until the next change replaces this process: exiting would leave the socket, which the
+    reloader keeps, with no one to answer, and requests would hang in its backlog."""
+    try:
+        server: uvicorn.Server = build_server(options, restart, on_started)
+    except Exception as exc:
+        if not explain_failure:
+            raise
+        traceback.print_exc()
+        print(f"the app failed to load ({failure_summary(exc)}): fix it and save, and it starts again", flush=True)
+        config = uvicorn.Config(
+            failure_app(failure_summary(exc)),
+            host=options.host,
+            port=options.port,
+            log_level="warning",
+            lifespan="off",
+            timeout_graceful_shutdown=1,
+        )
+        server = uvicorn.Server(config)
     _stop_with_parent(server)
     server.run(sockets=sockets)
