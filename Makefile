@@ -25,6 +25,8 @@ help:
 	@echo "make asset-smoke  run that asset's handler under Debian's arm64 Python 3.13 (qemu) against moto"
 	@echo "make check-app URL=https://…/mcp   the ChatGPT/MCP Apps readiness check against an endpoint"
 	@echo "make app NAME=weather [WIDGET=1]    scaffold a new app (and its own widget), its tests, and register it"
+	@echo "make test-app NAME=weather          lint one app's files and run its own tests (installs the test tools only)"
+	@echo "make lint    ruff's lint and format check of lambda_src, tests, bench and infra"
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -130,3 +132,17 @@ check-app: $(VENV)/.synced-local
 app: $(VENV)/.synced-local
 	@test -n "$(NAME)" || { echo "usage: make app NAME=weather [WIDGET=1]" >&2; exit 2; }
 	$(PY) -m widget_mcp.local.scaffold "$(NAME)" $(if $(WIDGET),--widget)
+
+# One app's files linted and its own tests run; installs the test tools (the dev group), never CDK or the benchmarks.
+.PHONY: test-app
+APP_FILES = lambda_src/widget_mcp/apps/$(NAME) tests/unit/$(NAME) tests/functional/test_$(NAME)_tools.py
+$(VENV)/.synced-test: pyproject.toml uv.lock | $(UV)
+	$(UV) sync --frozen --quiet --compile-bytecode --no-default-groups --group dev --inexact
+	@touch $@
+
+test-app: $(VENV)/.synced-test
+	@test -n "$(NAME)" || { echo "usage: make test-app NAME=weather" >&2; exit 2; }
+	@test -d lambda_src/widget_mcp/apps/$(NAME) || { echo "no app lambda_src/widget_mcp/apps/$(NAME)" >&2; exit 2; }
+	$(VENV)/bin/ruff check $(APP_FILES)
+	$(VENV)/bin/ruff format --check $(APP_FILES)
+	$(PY) -m pytest -q -p no:cacheprovider tests/unit/$(NAME) tests/functional/test_$(NAME)_tools.py

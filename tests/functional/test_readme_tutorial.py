@@ -1,67 +1,58 @@
-"""The README's "Build your own app" tutorial, run as written in a copy of the repository: scaffold, add the
-tool and its test, then lint, type-check and run the app's tests."""
+"""The README's "Build your own app" tutorial, run as written in a copy of the repository, both ways it offers
+(the app on the display host, and with WIDGET=1 a widget of its own): scaffold, add the tool and its test, then
+`make test-app`, which lints the app's files and runs its tests."""
 
 from __future__ import annotations
 
 import re
-import shlex
 import sys
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from repo_copy import ROOT, copy_repo, run_in
+from readme_tutorial import STEP, tutorial
+from repo_copy import ROOT, run_in
 
-VENV_BIN = Path(sys.executable).parent
-STEP = re.compile(r"<!-- tutorial: (run|append (\S+)) -->\n```\w+\n(.*?)```", re.S)
-
-
-def tutorial() -> str:
-    text = (ROOT / "README.md").read_text()
-    start = text.index("## Build your own app")
-    return text[start : text.index("\n## ", start + 1)]
+VENV = Path(sys.executable).parent.parent
 
 
 def test_the_tutorial_has_its_steps_in_order() -> None:
     kinds = [match.group(1).split()[0] for match in STEP.finditer(tutorial())]
-    assert kinds == ["run", "append", "append"]
+    assert kinds == ["run", "append", "append", "run"]
 
 
-@pytest.fixture(scope="module")
-def followed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    copy = copy_repo(tmp_path_factory.mktemp("repo"))
-    for match in STEP.finditer(tutorial()):
-        if match.group(1) == "run":
-            for line in match.group(3).splitlines():
-                command = shlex.split(line, comments=True)
-                # `make app NAME=x` is the scaffold module; run directly, the copy needs no venv of its own.
-                assert command[:2] == ["make", "app"], command
-                name = dict(arg.split("=", 1) for arg in command[2:])["NAME"]
-                made = run_in(copy, sys.executable, "-m", "widget_mcp.local.scaffold", name)
-                assert made.returncode == 0, made.stderr
-        else:
-            target = copy / match.group(2)
-            assert target.is_file(), f"the tutorial appends to {match.group(2)}, which the scaffold did not write"
-            target.write_text(target.read_text() + "\n\n" + match.group(3))
-    return copy
-
-
-def test_the_code_the_tutorial_adds_is_lint_clean_as_written(followed: Path) -> None:
-    paths = ["lambda_src/widget_mcp/apps/weather", "tests/functional/test_weather_tools.py"]
-    lint = run_in(followed, str(VENV_BIN / "ruff"), "check", *paths)
-    formatted = run_in(followed, str(VENV_BIN / "ruff"), "format", "--check", *paths)
-    assert lint.returncode == 0, lint.stdout
-    assert formatted.returncode == 0, formatted.stdout
-
-
-def test_the_tutorials_app_passes_its_tests_including_the_one_the_tutorial_adds(followed: Path) -> None:
-    tests = ["tests/unit/weather", "tests/functional/test_weather_tools.py", "tests/functional/test_request_limits.py"]
-    ran = run_in(followed, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests)
-    assert ran.returncode == 0, ran.stdout[-3000:]
-    assert (
-        "test_words_are_counted_and_shown_in_a_table"
-        in run_in(followed, sys.executable, "-m", "pytest", "--collect-only", "-q", tests[1]).stdout
+@pytest.mark.parametrize("name", ["weather", "news_feed"], ids=["display-host", "widget-1"])
+def test_make_test_app_lints_the_tutorials_app_and_passes_its_tests_including_the_added_one(
+    scaffolded_repo: tuple[Path, dict[str, list[list[str]]]], name: str
+) -> None:
+    copy, commands = scaffolded_repo
+    assert commands[name] == [["make", "test-app", f"NAME={name}"]]
+    # This venv stands in for the copy's; -o: it is not installed again.
+    ran = run_in(
+        copy, "make", "--no-print-directory", "-o", f"{VENV}/.synced-test", *commands[name][0][1:], f"VENV={VENV}"
     )
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-2000:]
+    assert (
+        f"ruff check lambda_src/widget_mcp/apps/{name} tests/unit/{name} tests/functional/test_{name}_tools.py"
+        in ran.stdout
+    )
+    # The scaffold's 2 unit and 2 functional tests, and the tutorial's.
+    assert "5 passed" in ran.stdout
+
+
+def test_make_test_app_without_a_known_app_says_so() -> None:
+    ran = run_in(
+        ROOT,
+        "make",
+        "--no-print-directory",
+        "-o",
+        f"{VENV}/.synced-test",
+        "test-app",
+        "NAME=nope",
+        f"VENV={VENV}",
+    )
+    assert ran.returncode == 2
+    assert "no app lambda_src/widget_mcp/apps/nope" in ran.stderr
 
 
 def test_the_playground_link_calls_the_tutorials_tool_with_valid_arguments() -> None:

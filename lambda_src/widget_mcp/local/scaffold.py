@@ -105,7 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"registered {created.registered} in {REGISTRY}")
     if args.widget:
         print(f"added the widget entry {widget_entry(args.name)!r} to {VITE_CONFIG}")
-    print("next: `make test` runs its tests; `make dev` serves it in the playground")
+    print(
+        f"next: `make test-app NAME={args.name}` runs its tests (and lints its files), `make dev` serves it in the "
+        "playground, `make test` runs everything"
+    )
     return 0
 
 

@@ -99,7 +99,10 @@ def ${name}_greet(args: GreetInput, call: ToolCall) -> ToolResult:
     return ToolResult(structured=GreetOutput(greeting=text), narration=text)
 '''
 
+# DISPLAY_HOST is imported in both variants, so a tool added without a widget of its own (the README's
+# `widget=DISPLAY_HOST`) works in either; `as DISPLAY_HOST` marks it as meant, where no tool uses it yet.
 WIDGET_IMPORTS = (
+    "from widget_mcp.toolkit import DISPLAY_HOST as DISPLAY_HOST\n"
     "from widget_mcp.toolkit import ToolBook, ToolCall, ToolError, ToolResult\n"
     "from widget_mcp.toolkit.widgets import WidgetSpec\n"
 )
@@ -185,12 +188,20 @@ import "../shared/zod-jitless"; // first: before any module builds a zod schema
 import "../shared/base.css";
 import "./$name.css";
 import { startWidget, type ToolResult } from "../shared/bridge";
-import { el } from "../shared/dom";
+import { el, isRecord } from "../shared/dom";
 
 function render(root: HTMLElement, result: ToolResult): void {
+  // Text from the model or a user is always set as text, never as HTML.
+  if (result.isError) {
+    // An error result's structuredContent is {error: {code, message}}: show it as an error, not as a greeting.
+    const error = isRecord(result.structuredContent?.error) ? result.structuredContent.error : {};
+    const text = typeof error.message === "string" ? error.message : result.content?.[0]?.text;
+    const message = text ?? "The tool failed.";
+    root.replaceChildren(el("p", { class: "wm-error", role: "alert", "data-testid": "$name-error" }, message));
+    return;
+  }
   const greeting = result.structuredContent?.greeting;
   const text = typeof greeting === "string" ? greeting : (result.content?.[0]?.text ?? "Nothing to show.");
-  // Text from the model or a user is always set as text, never as HTML.
   root.replaceChildren(el("p", { class: "$name-greeting", "data-testid": "$name-greeting" }, text));
 }
 
