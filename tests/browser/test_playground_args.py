@@ -46,24 +46,48 @@ def test_a_link_naming_only_the_tool_calls_it_with_its_example(page: Page, dev_s
     assert raw_args(page) == {"message": "Hello from the playground", "fail_after_widgets": False}
 
 
-def test_an_id_no_earlier_result_carried_is_made_by_the_tool_that_returns_one(
+def test_picking_a_tool_that_needs_an_id_calls_nothing_and_calling_it_makes_the_id_first_saying_so(
     page: Page, dev_server: DevServer
 ) -> None:
     calls = ToolCalls(page)
     choose(page, dev_server, "chess_move")
-    assert calls.names() == ["chess_new_game"]
+    assert calls.names() == []
+    assert raw_args(page) == {"move": "e4"}
+
+    page.locator('[data-testid="call-tool"]').click()
+    expect(page.locator('[data-testid="chat-assistant"][data-tool="chess_move"]')).to_have_attribute(
+        "data-outcome", "ok"
+    )
+    assert calls.names() == ["chess_new_game", "chess_move"]
     game_id = raw_args(page)["gameId"]
     assert isinstance(game_id, str)
-    note = f"To fill gameId, called chess_new_game: {game_id}."
-    expect(page.locator('[data-testid="chat-prefill"]')).to_have_text(note)
-    assert raw_args(page) == {"gameId": game_id, "move": "e4"}
-    # Later calls take the id the latest result carried, and make no new game.
-    page.locator('[data-testid="call-tool"]').click()
-    expect(page.locator('[data-testid="chat-assistant"][data-tool="chess_move"]')).to_have_count(1)
+    note = f"No gameId known yet: called chess_new_game first to make one: {game_id}."
+    expect(page.locator('[data-testid="chat-made-id"]')).to_have_text(note)
+    assert calls.sent[-1]["arguments"] == {"gameId": game_id, "move": "e4"}
+
+    # A reload finds the game just played, and picking calls nothing.
+    page.reload()
+    expect(page.locator('[data-testid="args"]')).to_have_attribute("data-tool", USER_TOOLS[0])
     page.locator('[data-testid="tool-select"]').select_option("chess_show_game")
     expect(page.locator('[data-testid="args"]')).to_have_attribute("data-tool", "chess_show_game")
     assert raw_args(page) == {"gameId": game_id}
     assert calls.names() == ["chess_new_game", "chess_move"]
+    page.locator('[data-testid="call-tool"]').click()
+    expect(page.locator('[data-testid="chat-assistant"][data-tool="chess_show_game"]')).to_have_attribute(
+        "data-outcome", "ok"
+    )
+    assert calls.names() == ["chess_new_game", "chess_move", "chess_show_game"]
+    stored = page.evaluate("Object.keys(localStorage)")
+    assert stored == [f"widget-mcp-playground:ids:{dev_server.base}"]
+
+
+def test_a_playground_load_with_sign_in_off_logs_no_console_error(page: Page, dev_server: DevServer) -> None:
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.goto(f"{dev_server.base}/playground")
+    expect(page.locator('[data-testid="args"]')).to_have_attribute("data-tool", USER_TOOLS[0])
+    expect(page.locator('[data-testid="host-select"] option[value="signed-in"]')).to_be_disabled()
+    assert errors == []
 
 
 def test_the_form_and_the_raw_json_follow_each_other_both_ways(page: Page, dev_server: DevServer) -> None:

@@ -35,6 +35,7 @@ def build_local_app(
 ) -> FastAPI:
     """`extra_routes`: e.g. the local issuer's, when `make dev` runs with sign-in."""
     events = feed or EventFeed()
+    sign_in = core.settings.auth_mode == "oauth"
 
     def tap(mcp: ASGIApp) -> ASGIApp:
         return McpEventTap(mcp, events, core.runtime.tools)
@@ -47,7 +48,7 @@ def build_local_app(
         mcp_tap=tap,
         extra_routes=[
             Route("/", _to_playground, methods=["GET"]),
-            Route("/playground", PlaygroundPage(widget_dir / "manifest.json").page, methods=["GET"]),
+            Route("/playground", PlaygroundPage(widget_dir / "manifest.json", sign_in=sign_in).page, methods=["GET"]),
             Route("/events", events.stream, methods=["GET"]),
             *core.sign_in_routes(),
             *extra_routes,

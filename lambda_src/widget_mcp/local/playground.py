@@ -1,5 +1,8 @@
 """`GET /playground` (local mode only): the host emulator page. Its script is the `playground` entry of the
 widget bundles (built with the widgets, read through the manifest on every request so a rebuild shows at once).
+
+The page says whether sign-in is on (a `widget-mcp-sign-in` meta tag), so the playground asks for the OAuth metadata
+only when there is some: asking with sign-in off is a 404, which browsers log as a console error.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from widget_mcp.toolkit.bundles import BundleManifest, ManifestError
 ENTRY = "playground"
 
 
-def playground_html(manifest: BundleManifest, widgets_path: str = "/widgets") -> str:
+def playground_html(manifest: BundleManifest, widgets_path: str = "/widgets", *, sign_in: bool = False) -> str:
     files = manifest.files(ENTRY)
     css = "".join(f'<link rel="stylesheet" href="{html.escape(f"{widgets_path}/{c}")}">' for c in files.css)
     script = html.escape(f"{widgets_path}/{files.js}")
@@ -25,6 +28,7 @@ def playground_html(manifest: BundleManifest, widgets_path: str = "/widgets") ->
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="color-scheme" content="light dark">'
         '<link rel="icon" href="data:,">'
+        f'<meta name="widget-mcp-sign-in" content="{"on" if sign_in else "off"}">'
         f"{css}</head>"
         f'<body><script type="module" src="{script}"></script></body></html>'
     )
@@ -39,8 +43,9 @@ NOT_BUILT = (
 
 
 class PlaygroundPage:
-    def __init__(self, manifest_path: Path) -> None:
+    def __init__(self, manifest_path: Path, *, sign_in: bool = False) -> None:
         self._manifest_path = manifest_path
+        self._sign_in = sign_in
 
     async def page(self, request: Request) -> HTMLResponse:
         headers = {"cache-control": "no-cache"}
@@ -50,4 +55,4 @@ class PlaygroundPage:
             manifest = BundleManifest()
         if ENTRY not in manifest.entries:
             return HTMLResponse(NOT_BUILT, status_code=503, headers=headers)
-        return HTMLResponse(playground_html(manifest), headers=headers)
+        return HTMLResponse(playground_html(manifest, sign_in=self._sign_in), headers=headers)

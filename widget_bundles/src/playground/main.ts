@@ -8,8 +8,9 @@ import { asText, el, isRecord } from "../shared/dom";
 import { applyTheme, type Theme } from "../shared/theme";
 import { describeViolation } from "./csp-watch";
 import { ArgsPanel } from "./args-form";
-import { exampleArgs, remember } from "./args-schema";
+import { exampleArgs } from "./args-schema";
 import { activityPanel } from "./events";
+import { learnIds, loadKnownIds } from "./known-ids";
 import { WidgetFrame, type BridgeMode, type FrameHost } from "./frame";
 import { HOSTS, hostKind, hostSpec, SUBJECT, type HostKind } from "./hosts";
 import { callTool, findTemplate, listTools, readTemplate, useIdentity, type ToolInfo } from "./mcp";
@@ -30,8 +31,9 @@ let tools: ToolInfo[] = [];
 
 const toolSelect = el("select", { "data-testid": "tool-select", "aria-label": "tool" });
 const argsPanel = new ArgsPanel();
-// The strings earlier results carried at the top of their structuredContent (gameId, formId): ids a later call needs.
-const seen = new Map<string, unknown>();
+// The strings earlier results carried at the top of their structuredContent (gameId, formId): ids a later call needs,
+// from this page and earlier loads of it (known-ids.ts).
+const seen = loadKnownIds();
 const callButton = el("button", { type: "button", "data-testid": "call-tool" }, "Call tool");
 const themeButton = el("button", { type: "button", "data-testid": "theme-toggle" }, "Dark");
 const hostSelect = el("select", { "data-testid": "host-select", "aria-label": "host" }, ...HOSTS.map((h) => el("option", { value: h.kind }, h.label)));
@@ -84,7 +86,7 @@ const frameHost: FrameHost = {
       widgetResult(name, "error", String(error));
       throw error;
     }
-    remember(seen, result);
+    learnIds(seen, result);
     widgetResult(name, result.isError ? "error" : "ok", resultSummary(result));
     return result;
   },
@@ -135,11 +137,12 @@ async function refresh(): Promise<void> {
   await render({ ...shown, uri });
 }
 
-async function run(name: string, args: Record<string, unknown>): Promise<void> {
+async function run(name: string, given: Record<string, unknown>): Promise<void> {
   app.dataset.state = "calling";
+  const args = await withIds(name, given);
   say("tool", `→ ${name} ${JSON.stringify(args)}`);
   const result = await callTool(name, args);
-  remember(seen, result);
+  learnIds(seen, result);
   const answer = say(result.isError ? "error" : "assistant", narration(result));
   Object.assign(answer.dataset, { tool: name, outcome: result.isError ? "error" : "ok" });
   const uri = tools.find((t) => t.name === name)?.resourceUri;
@@ -147,30 +150,34 @@ async function run(name: string, args: Record<string, unknown>): Promise<void> {
   app.dataset.state = "rendered";
 }
 
-/** Fills the argument form with a working example for the chosen tool. An id it needs that no earlier result
- * carried is made by the tool that returns one (a new game for chess_move, a form for get_form_response), and the
- * chat says so. */
+/** `args`, with each id it lacks that no earlier result carried made first by the tool that returns one (a new
+ * game for chess_move, a form for get_form_response); the chat says so, and the form shows the id. Only a press
+ * of "Call tool" gets here: picking a tool never calls anything. */
+async function withIds(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) return args;
+  const filled = { ...args };
+  for (const { field, producer } of exampleArgs(tool, tools, seen).missing) {
+    const made = exampleArgs(producer, tools, seen);
+    if (field in filled || made.missing.length) continue;
+    const result = await callTool(producer.name, made.args);
+    learnIds(seen, result);
+    const text = seen.has(field)
+      ? `No ${field} known yet: called ${producer.name} first to make one: ${String(seen.get(field))}.`
+      : `${producer.name} gave no ${field}: ${resultSummary(result)}`;
+    Object.assign(say("note", text).dataset, { testid: "chat-made-id", tool: producer.name });
+    if (seen.has(field)) filled[field] = seen.get(field);
+  }
+  if (Object.keys(filled).length !== Object.keys(args).length) argsPanel.show(name, tool.inputSchema, filled);
+  return filled;
+}
+
+/** Fills the argument form with a working example for the chosen tool, with the newest id known for an argument
+ * that needs one (none known: left out, and made when the tool is called). */
 async function prefill(): Promise<void> {
   const tool = tools.find((t) => t.name === toolSelect.value);
   if (!tool) return;
-  callButton.disabled = true;
-  argsPanel.disabled = true;
-  try {
-    for (const { field, producer } of exampleArgs(tool, tools, seen).missing) {
-      const made = exampleArgs(producer, tools, seen);
-      if (seen.has(field) || made.missing.length) continue;
-      const result = await callTool(producer.name, made.args);
-      remember(seen, result);
-      const text = seen.has(field)
-        ? `To fill ${field}, called ${producer.name}: ${String(seen.get(field))}.`
-        : `${producer.name} gave no ${field} to fill it with: ${resultSummary(result)}`;
-      Object.assign(say("note", text).dataset, { testid: "chat-prefill", tool: producer.name });
-    }
-    if (toolSelect.value === tool.name) argsPanel.show(tool.name, tool.inputSchema, exampleArgs(tool, tools, seen).args);
-  } finally {
-    callButton.disabled = false;
-    argsPanel.disabled = false;
-  }
+  argsPanel.show(tool.name, tool.inputSchema, exampleArgs(tool, tools, seen).args);
 }
 
 function parseArgs(text: string): Record<string, unknown> {

@@ -46,10 +46,11 @@ function text(value: unknown): string | undefined {
 
 /** Whether this server has sign-in on, with an authorization server the playground can use. */
 export async function discoverSignIn(): Promise<SignInAvailability> {
+  const off = { available: false, reason: "Sign-in is off on this server: start it with AUTH_MODE=oauth (make dev)." } as const;
+  // The page says whether sign-in is on: asking for the metadata when it is off would log a 404 on every load.
+  if (document.querySelector('meta[name="widget-mcp-sign-in"]')?.getAttribute("content") === "off") return off;
   const response = await fetch("/.well-known/oauth-protected-resource/mcp", { cache: "no-store" });
-  if (response.status === 404) {
-    return { available: false, reason: "Sign-in is off on this server: start it with AUTH_MODE=oauth (make dev)." };
-  }
+  if (response.status === 404) return off;
   const resource = await json(response, "reading the protected-resource metadata");
   const servers = Array.isArray(resource.authorization_servers) ? resource.authorization_servers : [];
   const issuer = text(servers[0]);
