@@ -1,10 +1,13 @@
-"""`python -m bench.telemetry [--batches N]`: what a tool call pays for its Powertools telemetry (one log line, one
-EMF document), measured in one process as CPU time per call, the variants taking turns batch by batch:
+"""`python -m bench.telemetry [--batches N]`: what a successful tool call pays for its Powertools telemetry,
+measured in one process as CPU time per call, the variants taking turns batch by batch:
 
 - **plain**: Powertools used the documented way, as this project did before issue 16: the call's keys appended to
-  the logger context and removed after, `add_dimension` + three `add_metric` + `flush_metrics`, `logger.info`;
-- **ours**: `widget_mcp.observability.ToolTelemetry` (`started` + `finished`), same log and EMF content;
-- ours' log line alone and ours' EMF document alone;
+  the logger context and removed after, `add_dimension` + three `add_metric` + `flush_metrics`, `logger.info`
+  (two lines, a log line and an EMF document);
+- **ours**: `widget_mcp.observability.ToolTelemetry` (`started` + `finished`): one line, the EMF document carrying
+  the log line's fields as metadata;
+- ours' INFO log line alone (what a success writes with metrics off; a failure's WARNING line costs the same) and
+  ours' EMF document without the log fields (a failure's);
 - a warm `display_demo` call through the Lambda handler with telemetry on, and with it muted (the snapshot
   priming switch), whose difference is what telemetry costs a call end to end.
 
@@ -54,6 +57,7 @@ def _ours(service: str) -> dict[str, Callable[[], None]]:
 
     obs = Observability(Settings(POWERTOOLS_SERVICE_NAME=service, POWERTOOLS_METRICS_NAMESPACE="Bench"))
     obs.logger.set_correlation_id("bench")
+    obs.logger.append_keys(function_name="bench", function_request_id="bench-request", cold_start=False)
     telemetry = ToolTelemetry(obs)
     call = ToolCall(tool="display_demo", principal=resolve_principal({}, None))
 
@@ -67,7 +71,7 @@ def _ours(service: str) -> dict[str, Callable[[], None]]:
         )
 
     def emf() -> None:
-        telemetry._flush("display_demo", False, 1.234)
+        telemetry._flush("display_demo", False, 1.234, {})
 
     return {"ours": whole, "ours: log line": log_line, "ours: EMF document": emf}
 

@@ -4,6 +4,11 @@ Logs are JSON with the API Gateway request id as correlation id and the tool nam
 one document per tool call (invocations, errors, latency, and the DynamoDB capacity the call consumed) with the
 tool as dimension.
 
+A successful tool call writes one line: its EMF document carries what its log line would carry (the logger's
+keys, the message, principal source and duration) as EMF metadata, top-level keys that Logs Insights reads like
+a log line's fields and CloudWatch never turns into dimensions. A failed call writes its EMF document and its own
+WARNING line. With metrics off a success is an ordinary INFO log line; with INFO not logged, its document is bare.
+
 A tool call pays for this once (bench/README.md, "Telemetry per tool call"): its metrics go straight to
 Powertools' EMF serializer and are printed as `flush_metrics` prints them, without `add_metric`'s per-value
 validation and debug formatting (the names and units are fixed here); its log line carries the call's keys as
@@ -14,6 +19,8 @@ read a message as JSON when it looks like a JSON object or array.
 from __future__ import annotations
 
 import json
+import logging
+import os
 import sys
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
@@ -22,6 +29,7 @@ from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.logging.formatter import LambdaPowertoolsFormatter
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.metrics.functions import is_metrics_disabled
+from aws_lambda_powertools.shared.constants import XRAY_TRACE_ID_ENV
 
 from widget_mcp.settings import Settings
 from widget_mcp.toolkit.call import ToolCall
@@ -36,9 +44,15 @@ _PRINCIPAL_SOURCE: ContextVar[str | None] = ContextVar("widget_mcp_principal_sou
 # worker thread that gets a copy of the context, and so the same list.
 _CAPACITY: ContextVar[list[float] | None] = ContextVar("widget_mcp_capacity", default=None)
 _STANDARD_RESOLUTION = 60  # seconds: Powertools' default, left out of the EMF definitions as it does
+# The formatter's placeholders (`%(levelname)s`, …) for the fields a record fills in: not the call's fields.
+_RECORD_KEYS = frozenset(("level", "location", "message", "timestamp"))
+_SUCCESS = "tool call finished"
+# What a call's EMF metadata must never hold: a key named like a dimension would replace the dimension's value, one
+# named like a metric would be replaced by it.
+_DOCUMENT_KEYS = frozenset(("tool", "service", "DynamoDbCapacityUnits", "ToolInvocations", "ToolErrors", "ToolLatency"))
 # JSON encoders built once: `json.dumps` with any option builds a new encoder on every call. The EMF document's is
 # `flush_metrics`' (`json.dumps(metrics, separators=(",", ":"))`); the log line's is the Powertools formatter's.
-_EMF_JSON = json.JSONEncoder(separators=(",", ":"))
+_EMF_JSON = json.JSONEncoder(separators=(",", ":"), default=str)  # metadata may hold what the log line would str()
 _LOG_JSON = json.JSONEncoder(default=str, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -71,7 +85,8 @@ def _metric(unit: MetricUnit, values: list[float]) -> dict[str, Any]:
 
 
 class ToolTelemetry:
-    """The toolkit's CallObserver: a log line and one EMF document per tool call. Never logs request hints."""
+    """The toolkit's CallObserver: one line per successful tool call (its EMF document, carrying the log fields),
+    an EMF document and a WARNING line per failed one. Never logs request hints."""
 
     def __init__(self, obs: Observability) -> None:
         self._logger = obs.logger
@@ -79,6 +94,9 @@ class ToolTelemetry:
         self._emit_metrics = not is_metrics_disabled()
         service = obs.metrics.service
         self._service_dimension = {"service": service} if service else {}
+        self._formatter = obs.logger.registered_formatter
+        # The standard library's check, cached until the level changes (Powertools' debug sampling sets it).
+        self._logs_info = logging.getLogger(obs.logger.name).isEnabledFor
 
     def started(self, tool: str, call: ToolCall) -> None:
         _PRINCIPAL_SOURCE.set(call.principal.source)
@@ -92,15 +110,38 @@ class ToolTelemetry:
 
     def finished(self, tool: str, error_code: str | None, seconds: float) -> None:
         millis = round(seconds * 1000, 3)
-        if self._emit_metrics:
-            self._flush(tool, error_code is not None, millis)
-        keys: dict[str, Any] = {"tool": tool, "principal_source": _PRINCIPAL_SOURCE.get()}
+        source = _PRINCIPAL_SOURCE.get()
         if error_code is None:
-            self._logger.info("tool call finished", extra={**keys, "duration_ms": millis})
-        else:
-            self._logger.warning("tool call failed", extra={**keys, "error_code": error_code, "duration_ms": millis})
+            if not self._emit_metrics:
+                self._logger.info(_SUCCESS, extra={"tool": tool, "principal_source": source, "duration_ms": millis})
+                return
+            metadata = self._log_fields(source, millis) if self._logs_info(logging.INFO) else {}
+            self._flush(tool, False, millis, metadata)
+            return
+        if self._emit_metrics:
+            self._flush(tool, True, millis, {})
+        keys = {"tool": tool, "principal_source": source, "error_code": error_code, "duration_ms": millis}
+        self._logger.warning("tool call failed", extra=keys)
 
-    def _flush(self, tool: str, failed: bool, millis: float) -> None:
+    def _log_fields(self, principal_source: str | None, millis: float) -> dict[str, Any]:
+        """What the success's INFO line would carry besides the tool, its time and location: the level and message,
+        the logger's keys (correlation id, function, request id, cold start, …), the trace id, the principal
+        source and the duration; without empty values, as Powertools drops them."""
+        fields: dict[str, Any] = {"level": "INFO", "message": _SUCCESS}
+        logger_keys = self._formatter.get_current_keys()
+        for keys in (logger_keys, self._formatter.thread_safe_get_current_keys()):
+            for key, value in keys.items():
+                if value is not None and key not in _RECORD_KEYS and key not in _DOCUMENT_KEYS:
+                    fields[key] = value
+        trace = os.environ.get(XRAY_TRACE_ID_ENV)
+        if trace and logger_keys.get("xray_trace_id", "") is not None:  # None: switched off, as Powertools reads it
+            fields["xray_trace_id"] = trace.split(";")[0].replace("Root=", "")
+        if principal_source is not None:
+            fields["principal_source"] = principal_source
+        fields["duration_ms"] = millis
+        return fields
+
+    def _flush(self, tool: str, failed: bool, millis: float, metadata: dict[str, Any]) -> None:
         """One EMF document per call: the tool dimension must not leak into another call's metrics."""
         metrics: dict[str, dict[str, Any]] = {}
         consumed = _CAPACITY.get()
@@ -110,5 +151,5 @@ class ToolTelemetry:
         metrics["ToolErrors"] = _metric(MetricUnit.Count, [1.0 if failed else 0.0])
         metrics["ToolLatency"] = _metric(MetricUnit.Milliseconds, [millis])
         dimensions = {"tool": tool, **self._service_dimension}
-        document = self._metrics.serialize_metric_set(metrics=metrics, dimensions=dimensions, metadata={})
+        document = self._metrics.serialize_metric_set(metrics=metrics, dimensions=dimensions, metadata=metadata)
         sys.stdout.write(_EMF_JSON.encode(document) + "\n")  # the line Powertools' flush_metrics prints

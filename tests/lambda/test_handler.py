@@ -174,13 +174,16 @@ class _Lines(logging.Handler):
         self.lines.append(json.loads(self.format(record)))  # formatted now, while per-call keys are set
 
 
-def test_each_tool_call_logs_one_json_line_with_request_id_and_tool(handler: Handler) -> None:
+def test_a_successful_tool_call_writes_one_line_its_emf_document_with_request_id_and_tool(
+    handler: Handler, capsys: pytest.CaptureFixture[str]
+) -> None:
     from widget_mcp.handler import core
 
     logger = core.observability.logger
     capture = _Lines()
     capture.setFormatter(logger.registered_formatter)
     logger.addHandler(capture)
+    capsys.readouterr()
     try:
         handler(
             v2(
@@ -197,15 +200,20 @@ def test_each_tool_call_logs_one_json_line_with_request_id_and_tool(handler: Han
         )
     finally:
         logger.removeHandler(capture)
-    lines = capture.lines
-    [log] = [line for line in lines if line["message"] == "tool call finished"]
-    assert log["correlation_id"] == "JKJaXmPLvHcESHA="
-    assert log["function_name"] == "widget-mcp"
-    assert isinstance(log["cold_start"], bool)
-    assert log["tool"] == "display_demo"
-    assert log["principal_source"] == "openai"
-    assert "Oslo" not in json.dumps(lines)
-    assert "alice" not in json.dumps(lines)
+    printed = capsys.readouterr().out
+    assert capture.lines == []  # no log line besides the document
+    [emf] = [json.loads(line) for line in printed.splitlines() if line.startswith('{"_aws"')]
+    assert (emf["level"], emf["message"]) == ("INFO", "tool call finished")
+    assert emf["correlation_id"] == "JKJaXmPLvHcESHA="
+    assert emf["function_request_id"] == Context().aws_request_id
+    assert emf["function_name"] == "widget-mcp"
+    assert isinstance(emf["cold_start"], bool)
+    assert emf["tool"] == "display_demo"
+    assert emf["principal_source"] == "openai"
+    assert emf["duration_ms"] == emf["ToolLatency"][0]
+    assert emf["_aws"]["CloudWatchMetrics"][0]["Dimensions"] == [["tool", "service"]]  # the log fields are not
+    assert "Oslo" not in printed
+    assert "alice" not in printed
 
 
 def test_each_tool_call_emits_emf_metrics_with_the_tool_as_dimension(

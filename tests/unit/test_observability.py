@@ -31,9 +31,13 @@ class _Lines(logging.Handler):
         self.lines.append(self.format(record))  # formatted now, while the call's keys are set
 
 
-def _telemetry_lines(capsys: pytest.CaptureFixture[str], run: Callable[[ToolTelemetry], None]) -> list[dict[str, Any]]:
-    """What a run of the telemetry prints (EMF) and logs, in order of kind: the EMF documents, then the log lines."""
-    obs = Observability(Settings(POWERTOOLS_SERVICE_NAME="svc", POWERTOOLS_METRICS_NAMESPACE="Ns"))
+def _telemetry_lines(
+    capsys: pytest.CaptureFixture[str], run: Callable[[ToolTelemetry], None], service: str = "svc"
+) -> list[dict[str, Any]]:
+    """What a run of the telemetry prints (EMF) and logs, in order of kind: the EMF documents, then the log lines.
+
+    Powertools keeps one logger per service name for the process: the keys a run adds are cleared after it."""
+    obs = Observability(Settings(POWERTOOLS_SERVICE_NAME=service, POWERTOOLS_METRICS_NAMESPACE="Ns"))
     obs.logger.set_correlation_id("req-1")
     capture = _Lines()
     capture.setFormatter(obs.logger.registered_formatter)
@@ -43,6 +47,7 @@ def _telemetry_lines(capsys: pytest.CaptureFixture[str], run: Callable[[ToolTele
         run(ToolTelemetry(obs))
     finally:
         obs.logger.removeHandler(capture)
+        obs.logger.registered_formatter.clear_state()
     printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith('{"_aws"')]
     return [json.loads(line) for line in printed + capture.lines]
 
@@ -61,56 +66,80 @@ def _without_clock(line: dict[str, Any]) -> dict[str, Any]:
     return line
 
 
-def test_a_tool_call_emits_one_emf_document_and_one_log_line_with_these_fields(
+_METRICS = [
+    {"Name": "DynamoDbCapacityUnits", "Unit": "Count"},
+    {"Name": "ToolInvocations", "Unit": "Count"},
+    {"Name": "ToolErrors", "Unit": "Count"},
+    {"Name": "ToolLatency", "Unit": "Milliseconds"},
+]
+_DIRECTIVE = {"CloudWatchMetrics": [{"Namespace": "Ns", "Dimensions": [["tool", "service"]], "Metrics": _METRICS}]}
+
+
+def test_a_successful_tool_call_writes_one_emf_document_carrying_the_log_fields_and_no_log_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("POWERTOOLS_METRICS_DISABLED", raising=False)
+    monkeypatch.setenv("_X_AMZN_TRACE_ID", "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=0")
 
     def run(telemetry: ToolTelemetry) -> None:
+        telemetry._logger.append_keys(function_name="fn", function_request_id="inv-1", cold_start=False)
         telemetry.started("chess_move", _call({"openai/subject": "u"}))
         telemetry.capacity("GetItem", 0.5)
         telemetry.capacity("PutItem", 1.0)
         telemetry.finished("chess_move", None, 0.0012345)
 
-    raw_emf, raw_log = _telemetry_lines(capsys, run)
-    emf, log = _without_clock(raw_emf), _without_clock(raw_log)
-    metrics = [
-        {"Name": "DynamoDbCapacityUnits", "Unit": "Count"},
-        {"Name": "ToolInvocations", "Unit": "Count"},
-        {"Name": "ToolErrors", "Unit": "Count"},
-        {"Name": "ToolLatency", "Unit": "Milliseconds"},
-    ]
-    assert emf == {
-        "_aws": {"CloudWatchMetrics": [{"Namespace": "Ns", "Dimensions": [["tool", "service"]], "Metrics": metrics}]},
+    [raw_emf] = _telemetry_lines(capsys, run)
+    assert _without_clock(raw_emf) == {
+        "_aws": _DIRECTIVE,
         "tool": "chess_move",
         "service": "svc",
+        "level": "INFO",
+        "message": "tool call finished",
+        "correlation_id": "req-1",
+        "function_name": "fn",
+        "function_request_id": "inv-1",
+        "cold_start": False,
+        "xray_trace_id": "1-5759e988-bd862e3fe1be46a994272793",
+        "principal_source": "openai",
+        "duration_ms": 1.234,
         "DynamoDbCapacityUnits": [0.5, 1.0],
         "ToolInvocations": [1.0],
         "ToolErrors": [0.0],
         "ToolLatency": [1.234],
     }
-    assert list(raw_emf) == [
-        "_aws",
-        "tool",
-        "service",
-        "DynamoDbCapacityUnits",
-        "ToolInvocations",
-        "ToolErrors",
-        "ToolLatency",
-    ]
-    assert log == {
-        "level": "INFO",
-        "location": "finished",
-        "message": "tool call finished",
-        "service": "svc",
-        "correlation_id": "req-1",
-        "tool": "chess_move",
-        "principal_source": "openai",
-        "duration_ms": 1.234,
-    }
+    assert list(raw_emf)[:3] == ["_aws", "tool", "service"]
+    assert list(raw_emf)[-4:] == ["DynamoDbCapacityUnits", "ToolInvocations", "ToolErrors", "ToolLatency"]
     assert isinstance(raw_emf["_aws"]["Timestamp"], int)
-    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}[+-]\d{4}", raw_log["timestamp"])
-    assert list(raw_log) == ["level", "location", "message", "timestamp", *list(log)[3:]]
+
+
+def test_log_keys_named_like_a_dimension_or_a_metric_never_change_the_metrics(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("POWERTOOLS_METRICS_DISABLED", raising=False)
+
+    def run(telemetry: ToolTelemetry) -> None:
+        telemetry._logger.append_keys(tool="another_tool", ToolLatency="slow", customer_tier="gold")
+        telemetry.started("display_demo", _call({}))
+        telemetry.finished("display_demo", None, 0.002)
+
+    [emf] = _telemetry_lines(capsys, run)
+    assert emf["_aws"]["CloudWatchMetrics"][0]["Dimensions"] == [["tool", "service"]]
+    assert (emf["tool"], emf["service"], emf["ToolLatency"]) == ("display_demo", "svc", [2.0])
+    assert emf["customer_tier"] == "gold"  # a key of the log line's, as metadata: searchable, never a dimension
+
+
+def test_with_info_not_logged_a_successful_call_writes_its_bare_emf_document(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("POWERTOOLS_METRICS_DISABLED", raising=False)
+
+    def run(telemetry: ToolTelemetry) -> None:
+        telemetry._logger.setLevel("WARNING")
+        telemetry.started("display_demo", _call({}))
+        telemetry.finished("display_demo", None, 0.001)
+
+    [emf] = _telemetry_lines(capsys, run, service="svc-warnings-only")
+    assert sorted(emf) == ["ToolErrors", "ToolInvocations", "ToolLatency", "_aws", "service", "tool"]
 
 
 def test_a_failed_tool_call_is_counted_as_an_error_and_logged_as_a_warning(
@@ -122,14 +151,19 @@ def test_a_failed_tool_call_is_counted_as_an_error_and_logged_as_a_warning(
         telemetry.started("display_demo", _call({}))
         telemetry.finished("display_demo", "invalid_arguments", 0.5)
 
-    emf, log = (_without_clock(line) for line in _telemetry_lines(capsys, run))
-    assert (emf["tool"], emf["ToolInvocations"], emf["ToolErrors"], emf["ToolLatency"]) == (
-        "display_demo",
-        [1.0],
-        [1.0],
-        [500.0],
+    raw_emf, raw_log = _telemetry_lines(capsys, run)
+    emf, log = _without_clock(raw_emf), _without_clock(raw_log)
+    assert (
+        emf
+        == {  # the warning line carries the fields: the document stays bare, so no query counts them twice
+            "_aws": {"CloudWatchMetrics": [{**_DIRECTIVE["CloudWatchMetrics"][0], "Metrics": _METRICS[1:]}]},
+            "tool": "display_demo",
+            "service": "svc",
+            "ToolInvocations": [1.0],
+            "ToolErrors": [1.0],
+            "ToolLatency": [500.0],
+        }
     )
-    assert "DynamoDbCapacityUnits" not in emf
     assert log == {
         "level": "WARNING",
         "location": "finished",
@@ -141,6 +175,8 @@ def test_a_failed_tool_call_is_counted_as_an_error_and_logged_as_a_warning(
         "error_code": "invalid_arguments",
         "duration_ms": 500.0,
     }
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}[+-]\d{4}", raw_log["timestamp"])
+    assert list(raw_log) == ["level", "location", "message", "timestamp", *list(log)[3:]]
 
 
 def test_the_tool_keys_leave_the_log_with_the_call(capsys: pytest.CaptureFixture[str]) -> None:
@@ -155,18 +191,27 @@ def test_the_tool_keys_leave_the_log_with_the_call(capsys: pytest.CaptureFixture
     assert "principal_source" not in after
 
 
-def test_with_metrics_disabled_a_tool_call_only_logs(
+def test_with_metrics_disabled_a_successful_call_logs_its_info_line_with_the_same_fields(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("POWERTOOLS_METRICS_DISABLED", "true")
 
     def run(telemetry: ToolTelemetry) -> None:
-        telemetry.started("display_demo", _call({}))
+        telemetry.started("display_demo", _call({"openai/subject": "u"}))
         telemetry.capacity("GetItem", 0.5)
         telemetry.finished("display_demo", None, 0.001)
 
     [log] = _telemetry_lines(capsys, run)
-    assert log["message"] == "tool call finished"
+    assert _without_clock(log) == {
+        "level": "INFO",
+        "location": "finished",
+        "message": "tool call finished",
+        "service": "svc",
+        "correlation_id": "req-1",
+        "tool": "display_demo",
+        "principal_source": "openai",
+        "duration_ms": 1.0,
+    }
 
 
 def test_concurrent_calls_each_report_only_the_capacity_they_consumed(
@@ -178,14 +223,14 @@ def test_concurrent_calls_each_report_only_the_capacity_they_consumed(
         # Two calls interleaved, each in its own context, as a local server's concurrent requests are.
         first, second = contextvars.copy_context(), contextvars.copy_context()
         first.run(telemetry.started, "chess_move", _call({"openai/subject": "a"}))
-        second.run(telemetry.started, "chess_show_game", _call({"openai/subject": "b"}))
+        second.run(telemetry.started, "chess_show_game", _call({}))
         first.run(telemetry.capacity, "PutItem", 1.0)
         second.run(telemetry.capacity, "GetItem", 0.5)
         first.run(telemetry.finished, "chess_move", None, 0.001)
         second.run(telemetry.finished, "chess_show_game", None, 0.001)
 
     documents = [line for line in _telemetry_lines(capsys, run) if "_aws" in line]
-    assert [(d["tool"], d["DynamoDbCapacityUnits"]) for d in documents] == [
-        ("chess_move", [1.0]),
-        ("chess_show_game", [0.5]),
+    assert [(d["tool"], d["principal_source"], d["DynamoDbCapacityUnits"]) for d in documents] == [
+        ("chess_move", "openai", [1.0]),
+        ("chess_show_game", "anonymous", [0.5]),
     ]
