@@ -7,7 +7,7 @@ import re
 
 import pytest
 from browser_support import DevServer, chess, click_move, open_new_game, widget
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 # Every way a widget can find its host: the MCP Apps bridge alone (the default host), ChatGPT with both, and
 # ChatGPT with window.openai alone.
@@ -116,3 +116,26 @@ def test_the_activity_panel_shows_the_typed_events_of_each_tool_call(page: Page,
     expect(page.locator('[data-event-type="tool_end"] [data-testid="event-preview"]')).to_contain_text(
         "<b>bold</b> claim"
     )
+
+
+def test_the_activity_panel_connects_again_after_the_server_answered_its_event_stream_with_an_error(
+    page: Page, dev_server: DevServer
+) -> None:
+    # What `make dev` does while an app fails to load: 503 to everything, /events included. The browser gives up on
+    # such a stream, so the playground must open it again itself, or it never hears that the app is back.
+    refused: list[str] = []
+
+    def refuse_twice(route: Route) -> None:
+        if len(refused) < 2:
+            refused.append(route.request.url)
+            route.fulfill(status=503, content_type="application/json", body='{"error": "the app failed to load"}')
+        else:
+            route.continue_()
+
+    page.route("**/events", refuse_twice)
+    page.goto(f"{dev_server.base}/playground")
+    expect(page.locator('[data-testid="activity"]')).to_have_attribute("data-connected", "true")
+    assert len(refused) == 2
+    page.locator('[data-testid="tool-select"]').select_option("display_demo")
+    page.locator('[data-testid="call-tool"]').click()
+    expect(page.locator('[data-event-type="done"]')).to_have_count(1)  # and the stream that got through carries events
