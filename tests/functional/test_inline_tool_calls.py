@@ -1,19 +1,23 @@
-"""A `tools/call` of a tool that never waits is served without the event loop (the SDK kernel driven by hand); its
-answer is byte for byte the answer of the full path (`serve_one` on the loop), for a corpus of calls in both protocol
-eras: widget results, tool errors, invalid arguments, unknown and app-only tools, chess and forms state, request
-`_meta`, notifications. Anything else still takes the full path."""
+"""A `tools/call` of a sync tool (which Lambda runs inline) is served without the event loop (the SDK kernel
+driven by hand); its answer is byte for byte the answer of the full path (`serve_one` on the loop), for a corpus of
+calls in both protocol eras: widget results, tool errors, invalid arguments, unknown and app-only tools, chess and
+forms state, request `_meta`, notifications. Anything else, async tools included, still takes the full path."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
-from widget_mcp.toolkit.runtime import ToolRuntime
+from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult
+from widget_mcp.toolkit.bundles import BundleManifest
+from widget_mcp.toolkit.runtime import TemplateSettings, ToolRuntime
 from widget_mcp.transport.endpoint import HttpReply, McpEndpoint
 from widget_mcp.transport.guards import HostAllowlist
 from widget_mcp.wiring import build_core
@@ -28,6 +32,16 @@ ENVELOPE = {
     "io.modelcontextprotocol/clientInfo": {"name": "inline-test", "version": "1.0"},
     "io.modelcontextprotocol/clientCapabilities": {},
 }
+
+
+class NoArgs(BaseModel):
+    pass
+
+
+class LoopSeen(BaseModel):
+    running: bool
+
+
 # Capability ids the apps hand out, the same sequence for each endpoint, so both stores hold the same state.
 GAME, FORM = "inlinegame00000000000001", "inlineform00000000000002"
 
@@ -149,16 +163,45 @@ async def test_inline_answers_are_byte_identical_to_the_full_path_in_both_eras(
     assert any(body.get("result", {}).get("structuredContent", {}).get("type") == "dgui_response" for body in bodies)
 
 
-async def test_every_served_tool_runs_inline_on_lambda_and_on_the_loop_on_a_concurrent_server() -> None:
+async def test_sync_tools_run_inline_on_lambda_and_none_on_a_concurrent_server() -> None:
     settings = Settings(allowed_hosts=(HOST,), table_name="state")
     lambda_runtime = build_core(settings, store=InMemoryDocumentStore()).runtime
     local_runtime = build_core(settings, store=InMemoryDocumentStore(), concurrent=True).runtime
-    sync_tools = {name for name, spec in lambda_runtime.tools.items() if not spec.is_async}
-    assert sync_tools
-    assert len(sync_tools) < len(lambda_runtime.tools)  # both kinds are served
+    assert all(not spec.is_async for spec in lambda_runtime.tools.values())  # every served tool is sync
     assert all(lambda_runtime.runs_inline(name) for name in lambda_runtime.tools)
-    # A local server runs sync tools in worker threads, which takes the loop; async ones that never wait still not.
-    assert not any(local_runtime.runs_inline(name) for name in sync_tools)
-    assert local_runtime.runs_inline("display_demo")
+    # A local server runs sync tools in worker threads, which takes the loop.
+    assert not any(local_runtime.runs_inline(name) for name in local_runtime.tools)
     assert not lambda_runtime.runs_inline("no_such_tool")
     assert not lambda_runtime.runs_inline(None)
+
+
+async def test_an_async_tool_that_needs_the_running_loop_is_served_on_it_on_lambda() -> None:
+    book = ToolBook()
+
+    @book.tool(
+        name="loop_user",
+        title="Loop user",
+        description="Schedules nothing, but asks for the running loop, as async code may without awaiting.",
+        output=LoopSeen,
+        read_only=True,
+        destructive=False,
+        open_world=False,
+        invoking="Looking…",
+        invoked="Looked",
+    )
+    async def loop_user(args: NoArgs, call: ToolCall) -> ToolResult:
+        return ToolResult(structured=LoopSeen(running=asyncio.get_running_loop().is_running()), narration="seen")
+
+    templates = TemplateSettings(base_url="https://cdn.example.com/w", origin="https://cdn.example.com")
+    runtime = ToolRuntime([book], templates, BundleManifest())
+    endpoint = McpEndpoint(
+        build_server(runtime),
+        allowed_hosts=HostAllowlist((HOST,)),
+        max_body_bytes=1_000_000,
+        max_json_depth=32,
+        answer_cache=False,
+        inline_tools=runtime.runs_inline,
+    )
+    reply, at_once = await answer(endpoint, *in_era(call("loop_user", {}), "2025-11-25"))
+    result = json.loads(reply.body)["result"]
+    assert (result["structuredContent"], result.get("isError", False), at_once) == ({"running": True}, False, False)

@@ -8,7 +8,6 @@ import contextvars
 from typing import Any
 
 import pytest
-from widget_mcp.toolkit.runtime import never_waits
 from widget_mcp.transport.dispatch_context import envelope_connection
 from widget_mcp.transport.inline_call import Suspended, run_inline
 
@@ -88,24 +87,6 @@ async def test_a_waiting_coroutine_cancelled_on_the_loop_sees_the_cancellation()
     with pytest.raises(asyncio.CancelledError):
         await task
     assert log == ["cancelled", "closed"]
-
-
-def test_only_a_coroutine_function_without_a_wait_in_its_body_never_waits() -> None:
-    async def returns(x: Any) -> Any:
-        return x
-
-    async def awaits(x: Any) -> Any:
-        return await x
-
-    async def enters(x: Any) -> None:
-        async with x:
-            pass
-
-    async def iterates(x: Any) -> list[Any]:
-        return [item async for item in x]
-
-    assert never_waits(returns)
-    assert not any(never_waits(f) for f in (awaits, enters, iterates))
 
 
 def test_the_connection_without_an_envelope_is_the_one_the_sdk_builds() -> None:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import dis
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
@@ -19,13 +18,6 @@ from widget_mcp.toolkit.principal import resolve_principal
 from widget_mcp.toolkit.results import ToolResult
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook, ToolSpec
 from widget_mcp.toolkit.widgets import WidgetTemplate, render_template
-
-
-def never_waits(function: Callable[..., Any]) -> bool:
-    """Whether a coroutine function can never suspend: a coroutine only waits through a yield in its own frame
-    (every `await`, `async for` and `async with` compiles to one), and code that calls it runs in another frame."""
-    code = getattr(function, "__code__", None)
-    return code is not None and not any(op.opname == "YIELD_VALUE" for op in dis.get_instructions(code))
 
 
 class CallObserver(Protocol):
@@ -108,8 +100,9 @@ class ToolRuntime:
         return {n: tuple(prefix + s for s in t.sign_in) for n, t in self.tools.items() if t.sign_in is not None}
 
     def runs_inline(self, name: object) -> bool:
-        """Whether a call of tool `name` runs to its end without ever waiting: a sync tool run inline, or an async
-        one whose body awaits nothing (observers are sync)."""
+        """Whether a call of tool `name` runs to its end without ever waiting, so it may be served with no event
+        loop running: a sync tool run inline (observers are sync). Never an async tool, even one that awaits
+        nothing: its body may still need the running loop (`asyncio.get_running_loop()`, `create_task`, anyio)."""
         if not isinstance(name, str):
             return False
         inline = self._inline.get(name)
@@ -117,7 +110,7 @@ class ToolRuntime:
             spec = self.tools.get(name)
             if spec is None:
                 return False
-            inline = never_waits(spec.handler) if self._is_async[name] else not self._sync_in_thread
+            inline = not self._is_async[name] and not self._sync_in_thread
             self._inline[name] = inline
         return inline
 

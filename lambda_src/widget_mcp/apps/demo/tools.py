@@ -42,7 +42,7 @@ class DemoOutput(BaseModel):
     invoked="Display ready",
     widget=DISPLAY_HOST,
 )
-async def display_demo(args: DemoInput, call: ToolCall) -> ToolResult:
+def display_demo(args: DemoInput, call: ToolCall) -> ToolResult:
     words = len(args.message.split())
     call.emit("text", {"text": args.message}, fallback=args.message)
     call.emit(
