@@ -49,7 +49,10 @@ _RECORD_KEYS = frozenset(("level", "location", "message", "timestamp"))
 _SUCCESS = "tool call finished"
 # What a call's EMF metadata must never hold: a key named like a dimension would replace the dimension's value, one
 # named like a metric would be replaced by it.
-_DOCUMENT_KEYS = frozenset(("tool", "service", "DynamoDbCapacityUnits", "ToolInvocations", "ToolErrors", "ToolLatency"))
+# `_aws` holds the metric directive itself: a key of that name would erase every metric of the document.
+_DOCUMENT_KEYS = frozenset(
+    ("_aws", "tool", "service", "DynamoDbCapacityUnits", "ToolInvocations", "ToolErrors", "ToolLatency")
+)
 # JSON encoders built once: `json.dumps` with any option builds a new encoder on every call. The EMF document's is
 # `flush_metrics`' (`json.dumps(metrics, separators=(",", ":"))`); the log line's is the Powertools formatter's.
 _EMF_JSON = json.JSONEncoder(separators=(",", ":"), default=str)  # metadata may hold what the log line would str()
@@ -109,19 +112,25 @@ class ToolTelemetry:
             consumed.append(float(units))
 
     def finished(self, tool: str, error_code: str | None, seconds: float) -> None:
+        # Runs after the call's work is done (and its writes made): telemetry that fails must not fail the call,
+        # or a client would retry a write that already happened.
         millis = round(seconds * 1000, 3)
         source = _PRINCIPAL_SOURCE.get()
-        if error_code is None:
-            if not self._emit_metrics:
-                self._logger.info(_SUCCESS, extra={"tool": tool, "principal_source": source, "duration_ms": millis})
+        try:
+            if error_code is None:
+                if not self._emit_metrics:
+                    extra = {"tool": tool, "principal_source": source, "duration_ms": millis}
+                    self._logger.info(_SUCCESS, extra=extra)
+                    return
+                metadata = self._log_fields(source, millis) if self._logs_info(logging.INFO) else {}
+                self._flush(tool, False, millis, metadata)
                 return
-            metadata = self._log_fields(source, millis) if self._logs_info(logging.INFO) else {}
-            self._flush(tool, False, millis, metadata)
-            return
-        if self._emit_metrics:
-            self._flush(tool, True, millis, {})
-        keys = {"tool": tool, "principal_source": source, "error_code": error_code, "duration_ms": millis}
-        self._logger.warning("tool call failed", extra=keys)
+            if self._emit_metrics:
+                self._flush(tool, True, millis, {})
+            keys = {"tool": tool, "principal_source": source, "error_code": error_code, "duration_ms": millis}
+            self._logger.warning("tool call failed", extra=keys)
+        except Exception:
+            self._logger.exception("tool call telemetry failed", extra={"tool": tool})
 
     def _log_fields(self, principal_source: str | None, millis: float) -> dict[str, Any]:
         """What the success's INFO line would carry besides the tool, its time and location: the level and message,

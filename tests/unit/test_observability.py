@@ -118,7 +118,9 @@ def test_log_keys_named_like_a_dimension_or_a_metric_never_change_the_metrics(
     monkeypatch.delenv("POWERTOOLS_METRICS_DISABLED", raising=False)
 
     def run(telemetry: ToolTelemetry) -> None:
-        telemetry._logger.append_keys(tool="another_tool", ToolLatency="slow", customer_tier="gold")
+        telemetry._logger.append_keys(
+            tool="another_tool", ToolLatency="slow", customer_tier="gold", _aws={"CloudWatchMetrics": []}
+        )
         telemetry.started("display_demo", _call({}))
         telemetry.finished("display_demo", None, 0.002)
 
@@ -126,6 +128,32 @@ def test_log_keys_named_like_a_dimension_or_a_metric_never_change_the_metrics(
     assert emf["_aws"]["CloudWatchMetrics"][0]["Dimensions"] == [["tool", "service"]]
     assert (emf["tool"], emf["service"], emf["ToolLatency"]) == ("display_demo", "svc", [2.0])
     assert emf["customer_tier"] == "gold"  # a key of the log line's, as metadata: searchable, never a dimension
+    assert [m["Name"] for m in emf["_aws"]["CloudWatchMetrics"][0]["Metrics"]] == [
+        "ToolInvocations",
+        "ToolErrors",
+        "ToolLatency",
+    ]  # a key named `_aws` would have replaced the directive, and with it every metric
+
+
+def test_telemetry_that_fails_is_logged_and_never_fails_the_call(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("POWERTOOLS_METRICS_DISABLED", raising=False)
+
+    class Broken:
+        def encode(self, document: object) -> str:
+            raise OSError("the log stream is gone")
+
+    monkeypatch.setattr("widget_mcp.observability._EMF_JSON", Broken())
+
+    def run(telemetry: ToolTelemetry) -> None:
+        telemetry.started("chess_new_game", _call({}))
+        telemetry.finished("chess_new_game", None, 0.002)  # raises nothing: the game is already stored
+
+    lines = _telemetry_lines(capsys, run)
+    assert [(line["level"], line["message"], line["tool"]) for line in lines] == [
+        ("ERROR", "tool call telemetry failed", "chess_new_game")
+    ]
 
 
 def test_with_info_not_logged_a_successful_call_writes_its_bare_emf_document(
