@@ -78,7 +78,7 @@ def test_picking_a_tool_that_needs_an_id_calls_nothing_and_calling_it_makes_the_
     )
     assert calls.names() == ["chess_new_game", "chess_move", "chess_show_game"]
     stored = page.evaluate("Object.keys(localStorage)")
-    assert stored == [f"widget-mcp-playground:ids:{dev_server.base}"]
+    assert stored == [f"widget-mcp-playground:ids:{dev_server.base}:mcp-apps"]  # kept per host too
 
 
 def test_a_playground_load_with_sign_in_off_logs_no_console_error(page: Page, dev_server: DevServer) -> None:

@@ -10,7 +10,7 @@ import { describeViolation } from "./csp-watch";
 import { ArgsPanel } from "./args-form";
 import { exampleArgs } from "./args-schema";
 import { activityPanel } from "./events";
-import { learnIds, loadKnownIds } from "./known-ids";
+import { KnownIds } from "./known-ids";
 import { WidgetFrame, type BridgeMode, type FrameHost } from "./frame";
 import { HOSTS, hostKind, hostSpec, SUBJECT, type HostKind } from "./hosts";
 import { callTool, findTemplate, listTools, readTemplate, useIdentity, type ToolInfo } from "./mcp";
@@ -32,8 +32,9 @@ let tools: ToolInfo[] = [];
 const toolSelect = el("select", { "data-testid": "tool-select", "aria-label": "tool" });
 const argsPanel = new ArgsPanel();
 // The strings earlier results carried at the top of their structuredContent (gameId, formId): ids a later call needs,
-// from this page and earlier loads of it (known-ids.ts).
-const seen = loadKnownIds();
+// from this page and earlier loads of it as the same host (known-ids.ts).
+const known = new KnownIds();
+const seen = known.seen;
 const callButton = el("button", { type: "button", "data-testid": "call-tool" }, "Call tool");
 const themeButton = el("button", { type: "button", "data-testid": "theme-toggle" }, "Dark");
 const hostSelect = el("select", { "data-testid": "host-select", "aria-label": "host" }, ...HOSTS.map((h) => el("option", { value: h.kind }, h.label)));
@@ -86,7 +87,8 @@ const frameHost: FrameHost = {
       widgetResult(name, "error", String(error));
       throw error;
     }
-    learnIds(seen, result);
+    known.learn(result);
+    known.forgetGone(args, result);
     widgetResult(name, result.isError ? "error" : "ok", resultSummary(result));
     return result;
   },
@@ -142,12 +144,23 @@ async function run(name: string, given: Record<string, unknown>): Promise<void> 
   const args = await withIds(name, given);
   say("tool", `→ ${name} ${JSON.stringify(args)}`);
   const result = await callTool(name, args);
-  learnIds(seen, result);
+  known.learn(result);
+  forgetGone(name, args, result);
   const answer = say(result.isError ? "error" : "assistant", narration(result));
   Object.assign(answer.dataset, { tool: name, outcome: result.isError ? "error" : "ok" });
   const uri = tools.find((t) => t.name === name)?.resourceUri;
   if (uri) await render({ tool: name, uri, toolInput: args, result });
   app.dataset.state = "rendered";
+}
+
+/** A not-found answer to ids a result carried: they are forgotten and left out of the form, so the next "Call tool"
+ * makes new ones first (make dev starts with empty state, and a page may hold ids from before). */
+function forgetGone(name: string, args: Record<string, unknown>, result: Record<string, unknown>): void {
+  const gone = known.forgetGone(args, result);
+  if (!gone.length) return;
+  argsPanel.setArgs(Object.fromEntries(Object.entries(args).filter(([field]) => !gone.includes(field))));
+  const text = `The server knows no ${gone.map((f) => `${f} ${String(args[f])}`).join(", ")}: forgotten, so the next call makes a new one first.`;
+  Object.assign(say("note", text).dataset, { testid: "chat-forgot-id", tool: name });
 }
 
 /** `args`, with each id it lacks that no earlier result carried made first by the tool that returns one (a new
@@ -161,7 +174,7 @@ async function withIds(name: string, args: Record<string, unknown>): Promise<Rec
     const made = exampleArgs(producer, tools, seen);
     if (field in filled || made.missing.length) continue;
     const result = await callTool(producer.name, made.args);
-    learnIds(seen, result);
+    known.learn(result);
     const text = seen.has(field)
       ? `No ${field} known yet: called ${producer.name} first to make one: ${String(seen.get(field))}.`
       : `${producer.name} gave no ${field}: ${resultSummary(result)}`;
@@ -257,6 +270,7 @@ async function start(): Promise<void> {
   );
   offerSignIn(availability);
   await useHost(availability);
+  known.useScope(host, identity.dataset.subject);
   showTools(await listTools());
   callButton.addEventListener("click", () => void guarded(() => run(toolSelect.value, argsPanel.value())));
   toolSelect.addEventListener("change", () => void guarded(prefill));
