@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult
 from widget_mcp.toolkit.bundles import BundleManifest
 from widget_mcp.toolkit.runtime import TemplateSettings, ToolRuntime
@@ -15,6 +15,10 @@ TEMPLATES = TemplateSettings(base_url="https://cdn.example.com/w", origin="https
 
 class Empty(BaseModel):
     pass
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
 
 
 class Thread(BaseModel):
@@ -54,6 +58,21 @@ async def crash(args: Empty, call: ToolCall) -> ToolResult:
     raise KeyError("/srv/secret/path.py")
 
 
+@book.tool(
+    name="misbuilt",
+    title="Misbuilt",
+    description="Builds its own model wrongly: a server bug, whatever pydantic calls it.",
+    output=Thread,
+    read_only=True,
+    destructive=False,
+    open_world=False,
+    invoking="Building…",
+    invoked="Built",
+)
+def misbuilt(args: Strict, call: ToolCall) -> ToolResult:
+    return ToolResult(structured=Thread.model_validate({"internal_field": 1}), narration="never")
+
+
 class Recorder:
     def __init__(self) -> None:
         self.reports: list[tuple[str, str | None]] = []
@@ -89,3 +108,17 @@ async def test_an_unexpected_exception_is_logged_and_masked(caplog: pytest.LogCa
     assert "/srv/secret" not in str(result)
     assert any("/srv/secret" in (r.exc_text or "") for r in caplog.records)
     assert recorder.reports == [("crash", "internal_error")]
+
+
+async def test_only_the_arguments_failing_the_input_model_are_invalid_arguments_a_handlers_pydantic_error_is_masked(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    recorder = Recorder()
+    runtime = ToolRuntime([book], TEMPLATES, BundleManifest(), observer=recorder)
+    refused = await runtime.call("misbuilt", {"extra": 1}, None)
+    broken = await runtime.call("misbuilt", {}, None)
+    assert refused["structuredContent"]["error"]["code"] == "invalid_arguments"
+    assert broken["structuredContent"]["error"]["code"] == "internal_error"
+    assert "internal_field" not in str(broken)  # the model's insides stay in the log
+    assert any("internal_field" in (r.exc_text or "") for r in caplog.records)
+    assert recorder.reports == [("misbuilt", "invalid_arguments"), ("misbuilt", "internal_error")]

@@ -24,6 +24,15 @@ def _field_messages(exc: ValidationError) -> dict[str, str]:
     return messages
 
 
+class InvalidArguments(ValueError):
+    """The call's arguments failed the tool's input model. Only these are the caller's mistake: a pydantic error
+    raised anywhere else (a handler, or a module it loads on first use) is a server bug, masked like any other."""
+
+    def __init__(self, error: ValidationError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
 def error_result(exc: BaseException, tool: str) -> tuple[dict[str, Any], str]:
     """Return (wire result, error code). Unknown exceptions are logged and masked: no internals leave."""
     if isinstance(exc, StoreUnavailable):
@@ -36,8 +45,8 @@ def error_result(exc: BaseException, tool: str) -> tuple[dict[str, Any], str]:
         )
     if isinstance(exc, ToolError):
         return error_wire(exc.code, exc.message, exc.details, retryable=exc.retryable, meta=exc.meta), exc.code
-    if isinstance(exc, ValidationError):
-        fields = _field_messages(exc)
+    if isinstance(exc, InvalidArguments):
+        fields = _field_messages(exc.error)
         summary = "; ".join(f"{k}: {v}" for k, v in fields.items())
         return error_wire(
             "invalid_arguments", f"Invalid arguments for {tool}: {summary}", {"fields": fields}

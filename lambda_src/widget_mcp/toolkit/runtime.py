@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 import anyio.to_thread
+from pydantic import ValidationError
 
 from widget_mcp.toolkit.bundles import BundleManifest
 from widget_mcp.toolkit.call import ToolCall
 from widget_mcp.toolkit.errors import DeclarationError
-from widget_mcp.toolkit.failures import error_result
+from widget_mcp.toolkit.failures import InvalidArguments, error_result
 from widget_mcp.toolkit.ownership import AnonymousState
 from widget_mcp.toolkit.principal import resolve_principal
 from widget_mcp.toolkit.results import ToolResult
@@ -143,7 +144,10 @@ class ToolRuntime:
         self._observer.started(name, call)
         error_code: str | None = None
         try:
-            args = spec.input_model.model_validate(dict(arguments or {}))
+            try:
+                args = spec.input_model.model_validate(dict(arguments or {}))
+            except ValidationError as exc:
+                raise InvalidArguments(exc) from None
             if self._is_async[name]:
                 result = await cast(Any, spec.handler(args, call))
             elif self._sync_in_thread:
