@@ -50,7 +50,6 @@ PRELOAD = [
     "mcp.server.mcpserver",
     "mcp_types",
     "pydantic",
-    "pydantic_settings",
     "sse_starlette",
     "starlette.applications",
     "uvicorn",
