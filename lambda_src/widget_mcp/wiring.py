@@ -48,7 +48,9 @@ class Core:
             return []
         from widget_mcp.auth.routes import sign_in_routes
 
-        return sign_in_routes(self.sign_in.gate, HostAllowlist(self.settings.allowed_hosts), self.sign_in.facade)
+        hosts = HostAllowlist(self.settings.allowed_hosts)
+        cors = CorsPolicy(self.settings.cors_origins)
+        return sign_in_routes(self.sign_in.gate, hosts, self.sign_in.facade, cors)
 
 
 class MutableObserver:

@@ -7,13 +7,14 @@ import json
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute
 
 from widget_mcp.auth.facade import METADATA_PATH as AS_METADATA_PATH
 from widget_mcp.auth.facade import REGISTRATION_PATH, AuthorizationServerFacade, RegistrationRefused
 from widget_mcp.auth.gate import METADATA_PATH as PR_METADATA_PATH
 from widget_mcp.auth.gate import SignInGate
-from widget_mcp.transport.guards import HostAllowlist
+from widget_mcp.transport.cross_origin import browser_route
+from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
 
 # Metadata changes only with a deployment; clients may keep it for an hour.
 CACHE = {"cache-control": "public, max-age=3600"}
@@ -21,8 +22,15 @@ MAX_REGISTRATION_BYTES = 16 * 1024
 
 
 def sign_in_routes(
-    gate: SignInGate, hosts: HostAllowlist, facade: AuthorizationServerFacade | None = None
+    gate: SignInGate,
+    hosts: HostAllowlist,
+    facade: AuthorizationServerFacade | None = None,
+    cors: CorsPolicy | None = None,
 ) -> list[BaseRoute]:
+    """`cors`: the browser origins (CORS_ORIGINS) that may read these routes as they may call `/mcp`, since a
+    browser-based host discovers and registers from its own origin before its first call."""
+    policy = cors or CorsPolicy()
+
     async def resource_metadata(request: Request) -> Response:
         headers = {k.lower(): v for k, v in request.headers.items()}
         if not hosts.allows(headers.get("host")):  # the document names the host: only ours may be named
@@ -31,8 +39,8 @@ def sign_in_routes(
 
     routes: list[BaseRoute] = [
         # RFC 9728 3.1: the resource's path follows the well-known segment; the bare form serves older clients.
-        Route(f"{PR_METADATA_PATH}/mcp", resource_metadata, methods=["GET"]),
-        Route(PR_METADATA_PATH, resource_metadata, methods=["GET"]),
+        browser_route(f"{PR_METADATA_PATH}/mcp", resource_metadata, ["GET"], policy, hosts),
+        browser_route(PR_METADATA_PATH, resource_metadata, ["GET"], policy, hosts),
     ]
     if facade is None:
         return routes
@@ -57,8 +65,8 @@ def sign_in_routes(
 
     return [
         *routes,
-        Route(AS_METADATA_PATH, server_metadata, methods=["GET"]),
-        Route(REGISTRATION_PATH, register, methods=["POST"]),
+        browser_route(AS_METADATA_PATH, server_metadata, ["GET"], policy, hosts),
+        browser_route(REGISTRATION_PATH, register, ["POST"], policy, hosts),
     ]
 
 

@@ -112,6 +112,16 @@ class CorsPolicy:
         key = origin_key(origin)
         return key is not None and (key in self._exact or key[:2] in self._any_port)
 
+    def admits(self, origin: str | None, hosts: HostAllowlist) -> bool:
+        """Whether a request may be served at all: no `Origin` (not a cross-origin browser call), a listed origin,
+        or the server's own (it matches the Host allowlist). Any other origin is refused with 403."""
+        return not origin or self.lists(origin) or hosts.allows_origin(origin)
+
+    @classmethod
+    def preflight_headers(cls, methods: str) -> tuple[tuple[str, str], ...]:
+        """`PREFLIGHT_HEADERS` for a route that allows `methods` (the routes beside `/mcp`)."""
+        return (("access-control-allow-methods", methods), *cls.PREFLIGHT_HEADERS[1:])
+
     # The answer to a listed origin's preflight (`OPTIONS` with `Access-Control-Request-Method`), besides the
     # `reply_headers` every reply to that origin gets.
     PREFLIGHT_HEADERS: tuple[tuple[str, str], ...] = (

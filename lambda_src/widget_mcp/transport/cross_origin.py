@@ -1,0 +1,66 @@
+"""CORS for the routes beside `/mcp` that a browser-based host reads or posts to (the OAuth metadata, client
+registration, the local issuer), with `/mcp`'s policy and answers: a listed origin's replies (errors included)
+are readable by its page and its preflights are answered; any other origin but the server's own gets 403; a
+request without `Origin` is served as it always was."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
+
+logger = logging.getLogger(__name__)
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+# Every method reaches the route, so that a wrong one gets its 405 with the CORS headers too.
+ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+
+def browser_route(
+    path: str, endpoint: Endpoint, methods: Sequence[str], cors: CorsPolicy, hosts: HostAllowlist
+) -> Route:
+    """A route serving `methods` with `endpoint` (GET implies HEAD), plus OPTIONS for CORS preflights."""
+    served = {*methods, "HEAD"} if "GET" in methods else set(methods)
+    not_allowed = ("allow", ", ".join(methods))
+    preflight = CorsPolicy.preflight_headers(", ".join([*methods, "OPTIONS"]))
+
+    async def answer(request: Request) -> Response:
+        origin = request.headers.get("origin")
+        if not cors.admits(origin, hosts):
+            return _error(403, "invalid_request", "Origin not allowed")
+        listed = origin is not None and cors.lists(origin)
+        if request.method == "OPTIONS":
+            if not origin or "access-control-request-method" not in request.headers:
+                reply: Response = _error(405, "invalid_request", "Method not allowed", not_allowed)
+            elif not listed:
+                # Same-origin pages never preflight; any other origin must be listed to call cross-origin.
+                return _error(403, "invalid_request", "Origin not allowed")
+            else:
+                reply = Response(status_code=204, headers=dict(preflight))
+        elif request.method not in served:
+            reply = _error(405, "invalid_request", "Method not allowed", not_allowed)
+        else:
+            try:
+                reply = await endpoint(request)
+            except Exception:
+                # Answered here rather than by the app's handler, so the page that asked can still read the 500.
+                logger.exception("a route beside /mcp failed", extra={"path": path})
+                reply = JSONResponse({"error": "internal_error"}, status_code=500)
+        if listed and origin is not None:
+            for name, value in CorsPolicy.reply_headers(origin):
+                if name == "vary":
+                    reply.headers.add_vary_header(value)
+                else:
+                    reply.headers[name] = value
+        return reply
+
+    return Route(path, answer, methods=ALL_METHODS)
+
+
+def _error(status: int, error: str, description: str, *extra: tuple[str, str]) -> Response:
+    return JSONResponse({"error": error, "error_description": description}, status_code=status, headers=dict(extra))
