@@ -172,21 +172,21 @@ class McpApi(Construct):
         self.routes: list[apigw.HttpRoute] = []
         # GET/DELETE reach the function so clients get its 405 with Allow: POST, as the MCP contract says.
         mcp = [apigw.HttpMethod.POST, apigw.HttpMethod.GET, apigw.HttpMethod.DELETE]
-        if self.cors_origins:
-            # Browser hosts' preflights go to the function, which answers the listed origins only. API Gateway's
-            # own CORS would answer every preflight itself, before the function can check the origin.
-            mcp.append(apigw.HttpMethod.OPTIONS)
-        self.routes += self.api.add_routes(path="/mcp", methods=mcp, integration=apigw_integration)
+        # Browser hosts' preflights go to the function, which answers the listed origins only. API Gateway's own
+        # CORS would answer every preflight itself, before the function can check the origin. A browser host
+        # preflights the OAuth discovery and registration too, before its first call.
+        preflight = [apigw.HttpMethod.OPTIONS] if self.cors_origins else []
+        self.routes += self.api.add_routes(path="/mcp", methods=mcp + preflight, integration=apigw_integration)
         self.routes += self.api.add_routes(
             path="/healthz", methods=[apigw.HttpMethod.GET], integration=apigw_integration
         )
         # OAuth metadata: the protected resource's, and with sign-in the authorization server's.
         self.routes += self.api.add_routes(
-            path="/.well-known/{proxy+}", methods=[apigw.HttpMethod.GET], integration=apigw_integration
+            path="/.well-known/{proxy+}", methods=[apigw.HttpMethod.GET, *preflight], integration=apigw_integration
         )
         if self.sign_in is not None:
             self.routes += self.api.add_routes(
-                path="/oauth/register", methods=[apigw.HttpMethod.POST], integration=apigw_integration
+                path="/oauth/register", methods=[apigw.HttpMethod.POST, *preflight], integration=apigw_integration
             )
         for route in self.routes:
             cdk.Validations.of(route).acknowledge(
@@ -251,6 +251,8 @@ class McpApi(Construct):
             limits["OPTIONS /mcp"] = throttle  # a browser host preflights before its calls (then caches it 2 h)
         if self.sign_in is not None:
             limits["POST /oauth/register"] = SIDE_ROUTE_THROTTLE["GET /healthz"]
+            if self.cors_origins:
+                limits["OPTIONS /oauth/register"] = SIDE_ROUTE_THROTTLE["GET /healthz"]
         cfn.route_settings = {
             key: {"ThrottlingRateLimit": r, "ThrottlingBurstLimit": b} for key, (r, b) in limits.items()
         }
