@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from urllib.parse import parse_qsl, urlsplit
 
 from starlette.requests import Request
@@ -11,12 +11,24 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from widget_mcp.local.issuer import IssuerError, LocalIssuer
+from widget_mcp.transport.cross_origin import browser_route
+from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
 
 NO_STORE = {"cache-control": "no-store"}
 
 
-def issuer_routes(issuer: LocalIssuer) -> list[BaseRoute]:
+def issuer_routes(
+    issuer: LocalIssuer, cors: CorsPolicy | None = None, hosts: HostAllowlist | None = None
+) -> list[BaseRoute]:
+    """`cors` and `hosts`: the server's CORS_ORIGINS and ALLOWED_HOSTS. A browser-based host on a listed origin
+    reads the metadata, registers and redeems its code from its own page, so those routes answer it as `/mcp`
+    does; `/authorize` is a navigation, which needs no CORS."""
     prefix = urlsplit(issuer.issuer).path.rstrip("/")
+    policy = cors or CorsPolicy()
+    allowlist = hosts or HostAllowlist(())
+
+    def browser(path: str, endpoint: Callable[[Request], Awaitable[Response]], method: str) -> BaseRoute:
+        return browser_route(path, endpoint, [method], policy, allowlist)
 
     async def metadata(request: Request) -> Response:
         return JSONResponse(issuer.metadata())
@@ -44,12 +56,12 @@ def issuer_routes(issuer: LocalIssuer) -> list[BaseRoute]:
 
     return [
         # RFC 8414 puts the issuer's path after the well-known segment; some clients also try it below.
-        Route(f"/.well-known/oauth-authorization-server{prefix}", metadata, methods=["GET"]),
-        Route(f"{prefix}/.well-known/oauth-authorization-server", metadata, methods=["GET"]),
-        Route(f"{prefix}/.well-known/jwks.json", jwks, methods=["GET"]),
-        Route(f"{prefix}/register", register, methods=["POST"]),
+        browser(f"/.well-known/oauth-authorization-server{prefix}", metadata, "GET"),
+        browser(f"{prefix}/.well-known/oauth-authorization-server", metadata, "GET"),
+        browser(f"{prefix}/.well-known/jwks.json", jwks, "GET"),
+        browser(f"{prefix}/register", register, "POST"),
         Route(f"{prefix}/authorize", authorize, methods=["GET"]),
-        Route(f"{prefix}/token", token, methods=["POST"]),
+        browser(f"{prefix}/token", token, "POST"),
     ]
 
 

@@ -110,6 +110,7 @@ def build_server(
     from widget_mcp.local.load_check import load_every_app
     from widget_mcp.local.paths import WIDGET_DIST
     from widget_mcp.settings import load_settings
+    from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
     from widget_mcp.wiring import build_core
 
     settings = load_settings()
@@ -124,7 +125,7 @@ def build_server(
         url, audience = os.environ["OAUTH_ISSUER"], os.environ["OAUTH_AUDIENCE"]
         issuer = LocalIssuer(url, audience=audience, key_pem=options.issuer_key)
         issuer.scopes = scopes_of(core.runtime.protected_tools())
-        routes = issuer_routes(issuer)
+        routes = issuer_routes(issuer, CorsPolicy(settings.cors_origins), HostAllowlist(settings.allowed_hosts))
     app = build_local_app(core, widget_dir=WIDGET_DIST, feed=feed, extra_routes=routes)
     base = options.base
     if restart is None:
