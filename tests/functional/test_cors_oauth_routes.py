@@ -140,7 +140,9 @@ async def test_the_servers_own_origin_reads_without_cors_headers_and_cannot_pref
     assert all("access-control-allow-origin" not in a.headers for a in (metadata, registered, preflight))
 
 
-async def test_requests_without_origin_are_served_as_before(http: httpx.AsyncClient) -> None:
+async def test_requests_without_origin_are_served_as_before_but_say_the_answer_varies_by_origin(
+    http: httpx.AsyncClient,
+) -> None:
     metadata = await http.get("/.well-known/oauth-authorization-server")
     registered = await http.post("/oauth/register", json={"redirect_uris": [CALLBACK]})
     options = await http.options("/oauth/register", headers={"access-control-request-method": "POST"})
@@ -148,7 +150,9 @@ async def test_requests_without_origin_are_served_as_before(http: httpx.AsyncCli
     assert metadata.headers["cache-control"] == "public, max-age=3600"
     for answer in (metadata, registered, options):
         assert not any(name.startswith("access-control-") for name in answer.headers)
-        assert "vary" not in answer.headers
+        # The metadata is cacheable for an hour: a shared cache must not hand this copy, without CORS headers, to
+        # a listed origin's page (nor a listed origin's copy to anyone else).
+        assert answer.headers["vary"] == "Origin"
 
 
 async def test_a_route_that_fails_still_answers_a_readable_json_500(caplog: pytest.LogCaptureFixture) -> None:

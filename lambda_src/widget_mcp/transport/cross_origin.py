@@ -51,11 +51,11 @@ def browser_route(
                 # Answered here rather than by the app's handler, so the page that asked can still read the 500.
                 logger.exception("a route beside /mcp failed", extra={"path": path})
                 reply = JSONResponse({"error": "internal_error"}, status_code=500)
+        # Every answer depends on Origin (CORS headers, or 403), and the metadata is cacheable: say so to caches.
+        reply.headers.add_vary_header("Origin")
         if listed and origin is not None:
             for name, value in CorsPolicy.reply_headers(origin):
-                if name == "vary":
-                    reply.headers.add_vary_header(value)
-                else:
+                if name != "vary":
                     reply.headers[name] = value
         return reply
 
