@@ -42,6 +42,18 @@ def test_the_shell_loads_the_hashed_bundle_from_the_widget_base_url(tmp_path: Pa
     assert "<title>Board &lt;1&gt;</title>" in shell
 
 
+def test_the_shell_preloads_the_chunks_the_entry_imports_so_they_load_beside_it(tmp_path: Path) -> None:
+    path = tmp_path / "manifest.json"
+    entry = {"js": "assets/board-a.js", "css": [], "imports": ["assets/shared-1.js", "assets/runtime-2.js"]}
+    path.write_text(json.dumps({"entries": {"board": entry}}))
+    shell = render_template(SPEC, base_url=BASE, origin=ORIGIN, manifest=BundleManifest.load(path)).html
+    head = shell[: shell.index("</head>")]
+    assert head.endswith(
+        '<link rel="modulepreload" href="https://cdn.example.com/widgets/assets/shared-1.js">'
+        '<link rel="modulepreload" href="https://cdn.example.com/widgets/assets/runtime-2.js">'
+    )
+
+
 def test_template_meta_carries_both_dialects_with_exact_domains() -> None:
     template = render_template(SPEC, base_url=BASE, origin=ORIGIN, manifest=BundleManifest())
     assert template.meta == {

@@ -1,6 +1,6 @@
 """The widget bundle manifest: which hashed JS/CSS files make up each widget entry.
 
-`widget_bundles` writes `dist/manifest.json` as `{"entries": {"<entry>": {"js": "...", "css": ["..."]}}}`
+`widget_bundles` writes `dist/manifest.json` as `{"entries": {"<entry>": {"js": …, "css": […], "imports": […]}}}`
 with paths relative to WIDGET_BASE_URL. Without a manifest (bundles not built yet) an entry falls back to
 `<entry>.js`, so templates still resolve and the URI hash still changes when the shell does.
 """
@@ -23,6 +23,8 @@ class ManifestError(ValueError):
 class BundleFiles:
     js: str
     css: tuple[str, ...] = ()
+    # The chunks the entry imports, preloaded beside it: otherwise the browser finds them only once the entry ran.
+    imports: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,11 @@ class BundleManifest:
         try:
             raw = json.loads(path.read_text(encoding="utf-8"))
             entries = {
-                str(name): BundleFiles(js=str(spec["js"]), css=tuple(str(c) for c in spec.get("css", ())))
+                str(name): BundleFiles(
+                    js=str(spec["js"]),
+                    css=tuple(str(c) for c in spec.get("css", ())),
+                    imports=tuple(str(i) for i in spec.get("imports", ())),
+                )
                 for name, spec in raw["entries"].items()
             }
         except (ValueError, KeyError, TypeError, AttributeError) as exc:

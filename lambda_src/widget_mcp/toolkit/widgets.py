@@ -63,12 +63,13 @@ def _shell(spec: WidgetSpec, base_url: str, manifest: BundleManifest) -> str:
     files = manifest.files(spec.entry)
     css = "".join(f'<link rel="stylesheet" href="{html.escape(f"{base_url}/{c}")}">' for c in files.css)
     script = html.escape(f"{base_url}/{files.js}")
+    preloads = "".join(f'<link rel="modulepreload" href="{html.escape(f"{base_url}/{i}")}">' for i in files.imports)
     return (
         "<!doctype html>"
         f'<html lang="en"><head><meta charset="utf-8"><title>{html.escape(spec.title)}</title>'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="color-scheme" content="light dark">'
-        f"{css}</head>"
+        f"{css}{preloads}</head>"
         f'<body><div id="root" data-widget-entry="{html.escape(spec.entry)}"></div>'
         f'<script type="module" src="{script}"></script></body></html>'
     )
