@@ -26,10 +26,6 @@ RENDERS = {  # widget: (tool, arguments, selector of the rendered widget, the ma
     "chess-board": ("chess_new_game", {}, "[data-square]", "wm:first-board"),
     "display": ("display_demo", {"message": "bench"}, "[data-widget]", "wm:display-rendered"),
 }
-# Chromium (156) builds its WebUI omnibox popup, ~260 chrome:// module fetches in a renderer of its own, for every
-# new browser context, even headless where no omnibox is ever shown. A trace puts that work across each measured
-# widget load, competing with it for the CPU: browser chrome, not the widget, so the bench turns it off.
-BENCH_ONLY_ARGS = ("--disable-features=WebUIOmniboxPopup",)
 
 
 def gzip_kb(entry: dict[str, Any]) -> float:
@@ -71,8 +67,7 @@ def first_renders_ms(runs: int) -> dict[str, float]:
 
     medians = {}
     with dev_server() as base, sync_playwright() as driver:
-        args = [*CHROMIUM_ARGS, *BENCH_ONLY_ARGS]
-        browser = driver.chromium.launch(executable_path=find_chromium(), args=args)
+        browser = driver.chromium.launch(executable_path=find_chromium(), args=list(CHROMIUM_ARGS))
         try:
             for widget, (tool, tool_args, selector, mark) in RENDERS.items():
                 url = f"{base}/playground?tool={tool}&args={quote(json.dumps(tool_args))}"

@@ -21,6 +21,10 @@ CHROMIUM_ARGS = (
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # Chromium builds its WebUI omnibox popup (~260 chrome:// module fetches in a renderer of its own) for every new
+    # browser context, even headless where no omnibox is shown: work competing with every page a test or the bench
+    # loads.
+    "--disable-features=WebUIOmniboxPopup",
 )
 ENV_VAR = "CHROMIUM"
 SYSTEM_PATHS = (
