@@ -140,6 +140,30 @@ def widget(page: Page) -> FrameLocator:
     return page.frame_locator('[data-testid="widget-frame"]')
 
 
+# Resolves true once the widget frame's box has kept its place and size over several animation frames.
+_FRAME_STILL = """() => new Promise((resolve) => {
+  const frame = document.querySelector('[data-testid="widget-frame"]');
+  if (!frame) return resolve(false);
+  const box = () => JSON.stringify(frame.getBoundingClientRect());
+  const first = box();
+  let frames = 6;
+  const next = () => {
+    if (box() !== first) return resolve(false);
+    if (--frames === 0) return resolve(true);
+    requestAnimationFrame(next);
+  };
+  requestAnimationFrame(next);
+})"""
+
+
+def settled(page: Page) -> None:
+    """Wait (bounded) until the widget frame is on screen and no longer moving or resizing. A click computes its
+    point inside the frame, then acts at page coordinates: a frame that grows to the height its widget just
+    reported, or moves as the page above it lays out, turns that click into one on another square."""
+    page.locator('[data-testid="widget-frame"]').scroll_into_view_if_needed()
+    page.wait_for_function(_FRAME_STILL, polling=100, timeout=15_000)
+
+
 def widget_frame(page: Page) -> Frame:
     """The widget's frame itself (for evaluating in it), once the playground shows it."""
     handle = page.locator('[data-testid="widget-frame"]').element_handle()
@@ -160,6 +184,7 @@ def open_new_game(page: Page, server: DevServer, **args: Any) -> FrameLocator:
     page.goto(server.playground("chess_new_game", args))
     frame = widget(page)
     expect(chess(frame)).to_have_attribute("data-ply", "0")
+    settled(page)
     return frame
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 from axe_support import assert_accessible
-from browser_support import DevServer, chess, square, widget
+from browser_support import DevServer, chess, settled, square, widget
 from playwright.sync_api import Page, expect
 from seed_forms import FLIGHT as FLIGHT_SCHEMA
 from seed_forms import FLIGHT_UI
@@ -57,6 +57,7 @@ def in_theme(page: Page, url: str, theme: str) -> None:
 def chess_game(page: Page, server: DevServer, theme: str, **args: object) -> None:
     in_theme(page, server.playground("chess_new_game", dict(args)), theme)
     expect(chess(widget(page))).to_have_attribute("data-ply", "0")
+    settled(page)
 
 
 def check(page: Page, what: str) -> None:
@@ -158,6 +159,7 @@ def form_states(page: Page, server: DevServer, theme: str) -> None:
     in_theme(page, server.playground("ask_question", FLIGHT), theme)
     frame = widget(page)
     expect(frame.locator(".wm-form")).to_have_attribute("data-state", "ready")
+    settled(page)
     check(page, "the flight form")
     frame.locator("button[type=submit]").click()
     expect(frame.locator(".error-detail").first).to_contain_text("This field is required.")
@@ -172,6 +174,7 @@ def form_every_field(page: Page, server: DevServer, theme: str) -> None:
     in_theme(page, server.playground("ask_question", EVERY_FIELD), theme)
     frame = widget(page)
     expect(frame.locator(".wm-form")).to_have_attribute("data-state", "ready")
+    settled(page)
     check(page, "a form with every kind of field")
     frame.locator("button[type=submit]").click()
     expect(frame.locator(".error-detail").first).to_be_visible()
