@@ -7,7 +7,7 @@ import json
 import pytest
 from widget_mcp.settings import Settings
 from widget_mcp.transport.endpoint import HttpReply, McpEndpoint
-from widget_mcp.transport.guards import CorsPolicy, origin_key
+from widget_mcp.transport.guards import CorsPolicy, HostAllowlist, origin_key
 from widget_mcp.wiring import build_core
 
 HOST = "mcp.example.com"
@@ -60,6 +60,27 @@ def test_origins_compare_with_the_default_port_filled_in() -> None:
         == ("https", "a.example.com", 443)
     )
     assert origin_key("http://a.example.com") == ("http", "a.example.com", 80)
+
+
+@pytest.mark.parametrize(
+    ("method", "origin", "asks_preflight", "verdict"),
+    [
+        ("POST", None, False, "serve"),
+        ("POST", LISTED, False, "serve"),
+        ("POST", f"https://{HOST}", False, "serve"),  # the server's own origin
+        ("POST", "https://evil.example.com", False, "refuse"),
+        ("OPTIONS", "https://evil.example.com", True, "refuse"),
+        ("OPTIONS", LISTED, True, "preflight"),
+        ("OPTIONS", f"https://{HOST}", True, "refuse"),  # same-origin pages never preflight
+        ("OPTIONS", LISTED, False, "not_preflight"),
+        ("OPTIONS", None, True, "not_preflight"),
+    ],
+)
+def test_one_decision_screens_mcp_and_the_routes_beside_it_by_origin(
+    method: str, origin: str | None, asks_preflight: bool, verdict: str
+) -> None:
+    policy = CorsPolicy([LISTED])
+    assert policy.screen(method, origin, asks_preflight, HostAllowlist([HOST])) == verdict
 
 
 @pytest.fixture(autouse=True)

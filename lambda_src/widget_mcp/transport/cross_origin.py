@@ -31,17 +31,14 @@ def browser_route(
 
     async def answer(request: Request) -> Response:
         origin = request.headers.get("origin")
-        if not cors.admits(origin, hosts):
+        verdict = cors.screen(request.method, origin, "access-control-request-method" in request.headers, hosts)
+        if verdict == "refuse":
             return _error(403, "invalid_request", "Origin not allowed")
-        listed = origin is not None and cors.lists(origin)
-        if request.method == "OPTIONS":
-            if not origin or "access-control-request-method" not in request.headers:
-                reply: Response = _error(405, "invalid_request", "Method not allowed", not_allowed)
-            elif not listed:
-                # Same-origin pages never preflight; any other origin must be listed to call cross-origin.
-                return _error(403, "invalid_request", "Origin not allowed")
-            else:
-                reply = Response(status_code=204, headers=dict(preflight))
+        reply: Response
+        if verdict == "not_preflight":
+            reply = _error(405, "invalid_request", "Method not allowed", not_allowed)
+        elif verdict == "preflight":
+            reply = Response(status_code=204, headers=dict(preflight))
         elif request.method not in served:
             reply = _error(405, "invalid_request", "Method not allowed", not_allowed)
         else:
@@ -53,7 +50,7 @@ def browser_route(
                 reply = JSONResponse({"error": "internal_error"}, status_code=500)
         # Every answer depends on Origin (CORS headers, or 403), and the metadata is cacheable: say so to caches.
         reply.headers.add_vary_header("Origin")
-        if listed and origin is not None:
+        if origin is not None and cors.lists(origin):
             for name, value in CorsPolicy.reply_headers(origin):
                 if name != "vary":
                     reply.headers[name] = value

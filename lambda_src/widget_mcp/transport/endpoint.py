@@ -206,17 +206,14 @@ class McpEndpoint:
             return _not_allowed()
         if not self._hosts.allows(headers.get("host")):
             return _transport_error(421, INVALID_REQUEST, "Invalid Host header")
-        origin = headers.get("origin")
-        listed = self._cors.lists(origin)
-        # A listed browser origin (CORS_ORIGINS) or the endpoint's own (same-origin: it matches the Host allowlist).
-        if origin and not listed and not self._hosts.allows_origin(origin):
-            return _transport_error(403, INVALID_REQUEST, "Origin not allowed")
-        if method == "OPTIONS":
-            if not origin or "access-control-request-method" not in headers:
-                return _not_allowed()  # not a CORS preflight
-            if not listed:
-                # Same-origin pages never preflight; any other origin must be listed to call cross-origin.
+        verdict = self._cors.screen(
+            method, headers.get("origin"), "access-control-request-method" in headers, self._hosts
+        )
+        if verdict != "serve":
+            if verdict == "refuse":
                 return _transport_error(403, INVALID_REQUEST, "Origin not allowed")
+            if verdict == "not_preflight":
+                return _not_allowed()
             return HttpReply(204, b"", CorsPolicy.PREFLIGHT_HEADERS)  # `begin` adds the origin
         if len(body) > self._max_body:
             return self._too_large()

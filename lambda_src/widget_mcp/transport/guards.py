@@ -6,7 +6,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 
@@ -84,6 +84,9 @@ CORS_EXPOSE_HEADERS = "mcp-protocol-version, mcp-session-id, www-authenticate"
 CORS_MAX_AGE_SECONDS = 7200
 
 
+CorsVerdict = Literal["serve", "refuse", "not_preflight", "preflight"]
+
+
 class CorsPolicy:
     """The browser origins (CORS_ORIGINS) allowed to call `/mcp` cross-origin, and the headers they get.
 
@@ -112,10 +115,24 @@ class CorsPolicy:
         key = origin_key(origin)
         return key is not None and (key in self._exact or key[:2] in self._any_port)
 
-    def admits(self, origin: str | None, hosts: HostAllowlist) -> bool:
-        """Whether a request may be served at all: no `Origin` (not a cross-origin browser call), a listed origin,
-        or the server's own (it matches the Host allowlist). Any other origin is refused with 403."""
-        return not origin or self.lists(origin) or hosts.allows_origin(origin)
+    def screen(self, method: str, origin: str | None, asks_preflight: bool, hosts: HostAllowlist) -> CorsVerdict:
+        """How `/mcp` and the routes beside it answer a request, as far as its `Origin` decides.
+
+        `asks_preflight`: the request carries `Access-Control-Request-Method`. "refuse" (403) an origin neither
+        listed nor the server's own (it matches the Host allowlist), and a preflight from any origin but a listed
+        one (same-origin pages never preflight); "not_preflight" (405) an `OPTIONS` that is no CORS preflight;
+        "preflight" (204 with the preflight headers) a listed origin's preflight; else "serve".
+        """
+        if not origin:
+            return "not_preflight" if method == "OPTIONS" else "serve"
+        listed = self.lists(origin)
+        if not listed and not hosts.allows_origin(origin):
+            return "refuse"
+        if method != "OPTIONS":
+            return "serve"
+        if not asks_preflight:
+            return "not_preflight"
+        return "preflight" if listed else "refuse"
 
     @classmethod
     def preflight_headers(cls, methods: str) -> tuple[tuple[str, str], ...]:
