@@ -90,8 +90,7 @@ class ToolRuntime:
         # Lambda serves one event at a time per container, so a sync handler runs inline there;
         # a local server handles requests concurrently and moves sync handlers off the event loop.
         self._sync_in_thread = sync_in_thread
-        self._is_async = {name: spec.is_async for name, spec in self.tools.items()}
-        self._inline: dict[str, bool] = {}
+        self._inline = frozenset(() if sync_in_thread else (n for n, t in self.tools.items() if not t.is_async))
 
     def protected_tools(self) -> dict[str, tuple[str, ...]]:
         """With sign-in on, each tool that needs it and the scopes (as published) its token must hold."""
@@ -104,16 +103,7 @@ class ToolRuntime:
         """Whether a call of tool `name` runs to its end without ever waiting, so it may be served with no event
         loop running: a sync tool run inline (observers are sync). Never an async tool, even one that awaits
         nothing: its body may still need the running loop (`asyncio.get_running_loop()`, `create_task`, anyio)."""
-        if not isinstance(name, str):
-            return False
-        inline = self._inline.get(name)
-        if inline is None:
-            spec = self.tools.get(name)
-            if spec is None:
-                return False
-            inline = not self._is_async[name] and not self._sync_in_thread
-            self._inline[name] = inline
-        return inline
+        return isinstance(name, str) and name in self._inline
 
     def template_uri(self, widget_name: str) -> str:
         return self._by_widget[widget_name].uri
@@ -148,7 +138,7 @@ class ToolRuntime:
                 args = spec.input_model.model_validate(dict(arguments or {}))
             except ValidationError as exc:
                 raise InvalidArguments(exc) from None
-            if self._is_async[name]:
+            if spec.is_async:
                 result = await cast(Any, spec.handler(args, call))
             elif self._sync_in_thread:
                 result = await anyio.to_thread.run_sync(spec.handler, args, call)

@@ -51,6 +51,8 @@ class ToolSpec:
     sign_in: tuple[str, ...] | None = None
     # The inputSchema, generated once: the cap check and the tool list both read it.
     input_schema: dict[str, Any] = field(init=False, repr=False, compare=False)
+    # Whether the handler is a coroutine function, read once: every call asks.
+    is_async: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -69,13 +71,10 @@ class ToolSpec:
         if not isinstance(self.output_model, type) or not issubclass(self.output_model, BaseModel):
             raise DeclarationError(self.name, "output_model must be a pydantic model (it becomes the outputSchema)")
         object.__setattr__(self, "input_schema", json_schema(self.input_model))
+        object.__setattr__(self, "is_async", inspect.iscoroutinefunction(self.handler))
         uncapped = uncapped_arguments(self.input_schema)
         if uncapped:
             raise DeclarationError(self.name, "; ".join(f"argument {arg!r} {problem}" for arg, problem in uncapped))
-
-    @property
-    def is_async(self) -> bool:
-        return inspect.iscoroutinefunction(self.handler)
 
     def security_schemes(self, auth: SignInDeclaration | None) -> list[dict[str, Any]]:
         """How a host must call the tool: anonymously, or with an OAuth token holding these scopes."""
