@@ -16,7 +16,7 @@ from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import DocumentStore
 from widget_mcp.toolkit.call import ToolCall
 from widget_mcp.toolkit.runtime import CallObserver, ToolRuntime
-from widget_mcp.toolkit.tools import ToolBook
+from widget_mcp.toolkit.tools import ToolBook, WarmUp
 from widget_mcp.transport.endpoint import McpEndpoint
 from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
 
@@ -39,8 +39,8 @@ class Core:
     sign_in: SignIn | None = None
     # The runtime's call observer (logs and metrics per tool call), which snapshot priming silences.
     calls: MutableObserver | None = None
-    # The apps' books, in registry order: snapshot priming makes each one's warm-up call.
-    books: tuple[ToolBook, ...] = ()
+    # The apps' warm-up calls (`ToolBook.warm_up`), in registry order: snapshot priming makes each one.
+    warm_ups: tuple[WarmUp, ...] = ()
 
     def sign_in_routes(self) -> list[BaseRoute]:
         """The metadata (and registration) routes sign-in adds beside `/mcp`; none when it is off."""
@@ -105,7 +105,8 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
         cors=CorsPolicy(settings.cors_origins),
         inline_tools=runtime.runs_inline,
     )
-    return Core(settings, obs, runtime, endpoint, store, sign_in, calls, tuple(books))
+    warm_ups = tuple(b.warm_up for b in books if b.warm_up is not None and b.warm_up[0] in runtime.tools)
+    return Core(settings, obs, runtime, endpoint, store, sign_in, calls, warm_ups)
 
 
 # Libraries the apps import on first use, to keep cold starts short; a SnapStart snapshot should hold them. And
@@ -155,10 +156,8 @@ def _warm_up_apps(core: Core) -> None:
     own that ends with it."""
     loop = asyncio.new_event_loop()
     try:
-        for book in core.books:
-            if book.warm_up is not None and book.warm_up[0] in core.runtime.tools:
-                tool, arguments = book.warm_up
-                loop.run_until_complete(core.runtime.call(tool, arguments, None, "snapshot-priming"))
+        for tool, arguments in core.warm_ups:
+            loop.run_until_complete(core.runtime.call(tool, arguments, None, "snapshot-priming"))
     finally:
         loop.close()
 
@@ -166,10 +165,7 @@ def _warm_up_apps(core: Core) -> None:
 def _wire_warm_up(core: Core) -> tuple[str, dict[str, Any]] | None:
     """The first warm-up call the endpoint answers without sign-in: it primes the tools/call path."""
     protected = core.runtime.protected_tools()
-    for book in core.books:
-        if book.warm_up is not None and book.warm_up[0] in core.runtime.tools and book.warm_up[0] not in protected:
-            return book.warm_up[0], dict(book.warm_up[1])
-    return None
+    return next(((tool, dict(arguments)) for tool, arguments in core.warm_ups if tool not in protected), None)
 
 
 def _priming_events(core: Core) -> list[dict[str, Any]]:
