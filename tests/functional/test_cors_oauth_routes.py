@@ -9,18 +9,13 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
+from cognito_sign_in import API, HOST, cognito_sign_in, web_app_client
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
-from widget_mcp.settings import Settings
-from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.transport.cross_origin import browser_route
 from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
-from widget_mcp.wiring import build_app, build_core
 
-HOST = "abc123.execute-api.eu-west-1.amazonaws.com"
-API = f"https://{HOST}"
-COGNITO = "https://widget-mcp-dev-123456789012.auth.eu-west-1.amazoncognito.com"
 BROWSER_HOST = "https://inspector.example.com"
 UNLISTED = "https://evil.example.com"
 CALLBACK = "https://inspector.example.com/oauth/callback"
@@ -34,21 +29,7 @@ PING = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
 
 @pytest.fixture
 async def http() -> AsyncIterator[httpx.AsyncClient]:
-    settings = Settings(
-        allowed_hosts=(HOST,),
-        cors_origins=(BROWSER_HOST,),
-        auth_mode="oauth",
-        oauth_issuer="https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc",
-        oauth_audience=("client-1",),
-        oauth_scope_prefix="widget-mcp/",
-        oauth_authorization_server=API,
-        oauth_authorize_url=f"{COGNITO}/oauth2/authorize",
-        oauth_token_url=f"{COGNITO}/oauth2/token",
-        oauth_registration_client_id="client-1",
-        oauth_redirect_uris=(CALLBACK,),
-    )
-    app = build_app(build_core(settings, store=InMemoryDocumentStore()))
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=API) as client:
+    async with web_app_client(cognito_sign_in(CALLBACK, cors_origins=(BROWSER_HOST,))) as client:
         yield client
 
 

@@ -7,32 +7,17 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
+from cognito_sign_in import API, COGNITO, ISSUER, cognito_sign_in, web_app_client
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.wiring import build_app, build_core
 
-API = "https://abc123.execute-api.eu-west-1.amazonaws.com"
-COGNITO = "https://widget-mcp-dev-123456789012.auth.eu-west-1.amazoncognito.com"
-ISSUER = "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc"
 CHATGPT = "https://chatgpt.com/connector_platform_oauth_redirect"
 
 
 @pytest.fixture
 async def http() -> AsyncIterator[httpx.AsyncClient]:
-    settings = Settings(
-        allowed_hosts=("abc123.execute-api.eu-west-1.amazonaws.com",),
-        auth_mode="oauth",
-        oauth_issuer=ISSUER,
-        oauth_audience=("client-1",),
-        oauth_scope_prefix="widget-mcp/",
-        oauth_authorization_server=API,
-        oauth_authorize_url=f"{COGNITO}/oauth2/authorize",
-        oauth_token_url=f"{COGNITO}/oauth2/token",
-        oauth_registration_client_id="client-1",
-        oauth_redirect_uris=(CHATGPT,),
-    )
-    app = build_app(build_core(settings, store=InMemoryDocumentStore()))
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=API) as client:
+    async with web_app_client(cognito_sign_in(CHATGPT)) as client:
         yield client
 
 

@@ -10,15 +10,12 @@ from typing import Any
 
 import pytest
 from apigw_events import Context, Handler, v1, v2
-from widget_mcp.settings import Settings
+from cognito_sign_in import API, cognito_sign_in
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.wiring import build_core
 
-HOST = "abc123.execute-api.eu-west-1.amazonaws.com"
-API = f"https://{HOST}"
 BROWSER_HOST = "https://host.example.com"  # the CORS_ORIGINS tests/lambda/conftest.py sets
 CALLBACK = "https://host.example.com/oauth/callback"
-COGNITO = "https://widget-mcp-dev-123456789012.auth.eu-west-1.amazoncognito.com"
 
 
 @pytest.fixture
@@ -26,19 +23,8 @@ def signed_in(handler: Handler, monkeypatch: pytest.MonkeyPatch) -> Iterator[Han
     """The real handler serving a `-c signIn=true` deployment's settings (its web app is rebuilt for them)."""
     import widget_mcp.handler as module
 
-    settings = Settings(
-        allowed_hosts=(HOST,),
-        cors_origins=(BROWSER_HOST,),
-        table_name="lambda-test-state",
-        auth_mode="oauth",
-        oauth_issuer="https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc",
-        oauth_audience=("client-1",),
-        oauth_scope_prefix=f"{API}/mcp/",
-        oauth_authorization_server=API,
-        oauth_authorize_url=f"{COGNITO}/oauth2/authorize",
-        oauth_token_url=f"{COGNITO}/oauth2/token",
-        oauth_registration_client_id="client-1",
-        oauth_redirect_uris=(CALLBACK,),
+    settings = cognito_sign_in(
+        CALLBACK, cors_origins=(BROWSER_HOST,), table_name="lambda-test-state", oauth_scope_prefix=f"{API}/mcp/"
     )
     monkeypatch.setattr(module, "core", build_core(settings, store=InMemoryDocumentStore()))
     module._asgi_handler.cache_clear()
