@@ -73,7 +73,10 @@ const inner = document.createElement("iframe");
 inner.style.cssText = "width: 100%; height: 100%; border: none; display: block";
 inner.setAttribute("sandbox", "allow-scripts allow-same-origin allow-forms");
 inner.dataset.testid = "view-frame";
-document.body.style.margin = "0";
+// The view fills the proxy, which the host sizes to the view's reported height: without a height on the root and
+// the body, the view frame's 100% height resolves to an iframe's default 150 px.
+document.documentElement.style.height = "100%";
+Object.assign(document.body.style, { margin: "0", height: "100%" });
 document.body.appendChild(inner);
 
 const RESOURCE_READY: McpUiSandboxResourceReadyNotification["method"] = "ui/notifications/sandbox-resource-ready";
