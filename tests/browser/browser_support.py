@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import httpx
-from playwright.sync_api import BrowserContext, Error, Frame, FrameLocator, Locator, Page, Request, expect
+from playwright.sync_api import Browser, BrowserContext, Error, Frame, FrameLocator, Locator, Page, Request, expect
 
 ROOT = Path(__file__).resolve().parents[2]
 SUBJECT = "playground-user"  # what the playground sends as `openai/subject` when it plays ChatGPT
@@ -192,3 +194,58 @@ def click_move(frame: FrameLocator, origin: str, target: str, ply_after: int) ->
     square(frame, origin).click()
     square(frame, target).click()
     expect(chess(frame)).to_have_attribute("data-ply", str(ply_after))
+
+
+@contextmanager
+def phone_page(browser: Browser, width: int) -> Iterator[Page]:
+    """A touch screen `width` px wide; like the `page` fixture, it fails on any uncaught error or CSP violation."""
+    context = browser.new_context(
+        viewport={"width": width, "height": 740}, has_touch=True, is_mobile=True, device_scale_factor=2
+    )
+    context.set_default_timeout(10_000)
+    watch = CspWatch(context)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield page
+        violations = watch.violations(page)
+        assert not errors, f"uncaught errors in the page: {errors}"
+        assert not violations, f"Content-Security-Policy violations: {violations}"
+    finally:
+        context.close()
+
+
+# Measured inside the chess widget's own frame: its scroll width, the squares' sizes and whether a tap on the middle
+# of each square lands on it, and which of the head's controls are drawn whole within the frame's width.
+_BOARD_LAYOUT = """(controls) => {
+  const doc = document.documentElement;
+  const squares = [...document.querySelectorAll("[data-square]")];
+  const boxes = squares.map((node) => node.getBoundingClientRect());
+  const inside = (r) => r.width > 0 && r.height > 0 && r.left >= 0 && r.right <= doc.clientWidth;
+  return {
+    scrollWidth: doc.scrollWidth,
+    clientWidth: doc.clientWidth,
+    smallest: Math.min(...boxes.map((r) => Math.min(r.width, r.height))),
+    missed: squares.filter((node, i) => {
+      const r = boxes[i];
+      return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.closest("[data-square]") !== node;
+    }).map((node) => node.dataset.square),
+    controls: Object.fromEntries(controls.map((id) => {
+      const node = document.querySelector(`[data-testid="${id}"]`);
+      return [id, Boolean(node && inside(node.getBoundingClientRect()))];
+    })),
+  };
+}"""
+BOARD_CONTROLS = ["chess-status", "chess-ask", "chess-flip", "chess-fullscreen"]
+
+
+def assert_board_fits_a_phone(frame: Frame, width: int) -> None:
+    """The chess board in `frame` (the widget's own frame, shown whole by its host) has no sideways scroll, squares
+    of 32 px or more that a tap on their middle reaches, and every control of its head on screen."""
+    frame.wait_for_function("() => innerHeight >= Math.ceil(document.documentElement.getBoundingClientRect().height)")
+    measured: dict[str, Any] = frame.evaluate(_BOARD_LAYOUT, BOARD_CONTROLS)
+    assert measured["scrollWidth"] <= measured["clientWidth"], f"the frame scrolls sideways: {measured}"
+    assert measured["smallest"] >= 32, f"a square is {measured['smallest']:.1f} px at {width} px"
+    assert measured["missed"] == []  # nothing covers a square where a finger lands
+    assert measured["controls"] == dict.fromkeys(BOARD_CONTROLS, True)
