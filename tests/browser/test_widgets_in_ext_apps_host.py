@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import chess_keyboard as keyboard
 import httpx
 import pytest
+from browser_support import ToolCalls, assert_board_fits_a_phone, chess, phone_page, square
 from ext_apps_host_support import (
     ERAS,
     ExtAppsHost,
@@ -134,6 +135,57 @@ def test_a_host_that_offers_no_fullscreen_gets_no_fullscreen_button(page: Page, 
     expect(view.locator('[data-testid="chess-fullscreen"]')).to_have_count(0)
     assert host_record(page)["displayModeRequests"] == []
     assert_view_ran_clean(page)
+
+
+def test_an_illegal_move_is_refused_on_the_board_and_never_reaches_the_server(page: Page, host: ExtAppsHost) -> None:
+    view = open_in_host(page, host, "chess_new_game", {}, "legacy")
+    expect(chess(view)).to_have_attribute("data-ply", "0")
+    calls = ToolCalls(page)  # every tools/call the host page sends to the server, the view's included
+    square(view, "e2").click()
+    expect(view.locator(".sq.target")).to_have_count(2)
+    square(view, "e5").click()
+    message = view.locator('[data-testid="chess-message"]')
+    expect(message).to_have_attribute("data-code", "illegal_move")
+    expect(message).to_have_text("The white pawn on e2 cannot move to e5.")
+    expect(chess(view)).to_have_attribute("data-ply", "0")
+    expect(square(view, "e2")).to_have_attribute("data-piece", "wP")
+    play(view, "e2", "e4", ply_after=1)
+    # Calls from one page reach the server in order, so the refused move, made first, would be here before this one.
+    assert [(c["name"], c["arguments"]["from"], c["arguments"]["to"]) for c in calls.sent] == [
+        ("chess_move", "e2", "e4")
+    ]
+    assert_view_ran_clean(page)
+
+
+def test_captured_pieces_are_counted_by_kind_with_the_material_lead(page: Page, host: ExtAppsHost) -> None:
+    view = open_in_host(page, host, "chess_new_game", {}, "legacy")
+    white = view.locator('[data-testid="captured-white"]')
+    black = view.locator('[data-testid="captured-black"]')
+    expect(white).to_have_text("White has captured: nothing")
+    for ply, (origin, target) in enumerate([("e2", "e4"), ("d7", "d5"), ("e4", "d5"), ("d8", "d5")], start=1):
+        play(view, origin, target, ply_after=ply)
+    expect(white).to_have_text("White has captured: 1 pawn")
+    expect(black).to_have_text("Black has captured: 1 pawn")
+    play(view, "b1", "c3", ply_after=5)
+    play(view, "d5", "a2", ply_after=6)
+    expect(black).to_have_text("Black has captured: 2 pawns (+1), 1 point ahead")
+    expect(black.locator(".lead")).to_have_attribute("aria-hidden", "true")  # read as "1 point ahead" instead
+    expect(white).to_have_text("White has captured: 1 pawn")
+    assert_view_ran_clean(page)
+
+
+def test_at_320_px_the_board_fits_and_a_tap_plays_a_move(browser: Browser, host: ExtAppsHost) -> None:
+    with phone_page(browser, 320) as phone:
+        view = open_in_host(phone, host, "chess_new_game", {}, "legacy")
+        expect(chess(view)).to_have_attribute("data-ply", "0")
+        assert phone.evaluate("() => document.documentElement.scrollWidth") <= 320
+        assert_board_fits_a_phone(view_frame(phone), 320)
+        square(view, "e2").tap()
+        expect(view.locator(".sq.target")).to_have_count(2)
+        square(view, "e4").tap()
+        expect(chess(view)).to_have_attribute("data-ply", "1")
+        expect(square(view, "e4")).to_have_attribute("data-piece", "wP")
+        assert_view_ran_clean(phone)
 
 
 @pytest.mark.parametrize("era", ERAS)
