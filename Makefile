@@ -36,12 +36,17 @@ $(UV):
 # PYTHONDONTWRITEBYTECODE is common here, so nothing would ever cache bytecode and every run would recompile.
 $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
 	$(UV) sync --frozen --quiet --compile-bytecode
-	@touch $@ $(VENV)/.synced-local
+	@touch $@ $(VENV)/.synced-local $(VENV)/.synced-test
 
 # `make dev` alone installs the runtime and the local group only (moto, uvicorn), never the test, CDK or
 # benchmark tools; --inexact keeps what a `make test` installed before.
 $(VENV)/.synced-local: pyproject.toml uv.lock | $(UV)
 	$(UV) sync --frozen --quiet --compile-bytecode --no-default-groups --group local --inexact
+	@touch $@
+
+# The test tools (the dev group, with the local one) without CDK or the benchmarks: `make lint` and `make test-app`.
+$(VENV)/.synced-test: pyproject.toml uv.lock | $(UV)
+	$(UV) sync --frozen --quiet --compile-bytecode --no-default-groups --group dev --inexact
 	@touch $@
 
 # --- widget bundles (widget_bundles/README.md): rebuilt when the lockfile or any source is newer than the stamp ---
@@ -79,7 +84,8 @@ $(EXT_APPS_HOST_STAMP): $(WIDGET_DEPS) $(EXT_APPS_HOST_SOURCES)
 dev: $(VENV)/.synced-local $(WIDGET_STAMP)
 	$(PY) -m widget_mcp.local
 
-lint: $(VENV)/.synced
+# ruff only: the test tools (the dev group), not the CDK and benchmark packages a newcomer's `make lint` has no use for.
+lint: $(VENV)/.synced-test
 	$(VENV)/bin/ruff check lambda_src tests bench infra
 	$(VENV)/bin/ruff format --check lambda_src tests bench infra
 
@@ -136,9 +142,6 @@ app: $(VENV)/.synced-local
 # One app's files linted and its own tests run; installs the test tools (the dev group), never CDK or the benchmarks.
 .PHONY: test-app
 APP_FILES = lambda_src/widget_mcp/apps/$(NAME) tests/unit/$(NAME) tests/functional/test_$(NAME)_tools.py
-$(VENV)/.synced-test: pyproject.toml uv.lock | $(UV)
-	$(UV) sync --frozen --quiet --compile-bytecode --no-default-groups --group dev --inexact
-	@touch $@
 
 test-app: $(VENV)/.synced-test
 	@test -n "$(NAME)" || { echo "usage: make test-app NAME=weather" >&2; exit 2; }
