@@ -11,7 +11,14 @@ from typing import Any
 
 import pytest
 from browser_support import CHATGPT, DevServer, chess, click_move, open_new_game, widget
-from ext_apps_host_support import ERAS, ExtAppsHost, ext_apps_host, host_record, open_in_host
+from ext_apps_host_support import (
+    ERAS,
+    ExtAppsHost,
+    assert_view_ran_clean,
+    ext_apps_host,
+    host_record,
+    open_in_host,
+)
 from playwright.sync_api import FrameLocator, Locator, Page, expect
 from seed_forms import FLIGHT, FLIGHT_UI, TRAVELLERS_STEP
 
@@ -154,3 +161,53 @@ def test_the_official_app_bridge_host_receives_the_position_after_a_move(page: P
     assert game["fen"] in text["text"]
     assert game_id in text["text"]
     assert len(text["text"]) <= MAX_CHESS_CONTEXT
+
+    # A flip changes nothing the model needs: the next update the host receives is the next move's.
+    view.locator('[data-testid="chess-flip"]').click()
+    expect(view.locator(".wm-chess")).to_have_attribute("data-orientation", "black")
+    view.locator('[data-square="g1"]').click()
+    view.locator('[data-square="f3"]').click()
+    page.wait_for_function("() => window.extAppsHost.modelContext.length >= 2", timeout=15_000)
+    game = host.call_tool(era, "chess_show_game", {"gameId": game_id})
+    updates = host_record(page)["modelContext"]
+    assert len(updates) == 2
+    assert updates[1]["structuredContent"]["fen"] == game["fen"]
+    assert updates[1]["structuredContent"]["played"] == ["Nf3", game["lastMove"]["san"]]
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_the_official_app_bridge_host_receives_a_forms_answers_after_each_step(
+    page: Page, host: ExtAppsHost, era: str
+) -> None:
+    args = {"question": FLIGHT, "uiSchema": FLIGHT_UI, "title": "Trip", "metadata": {"next": TRAVELLERS_STEP}}
+    view = open_in_host(page, host, "ask_question", args, era)
+    form = view.locator(".wm-form")
+    expect(form).to_have_attribute("data-state", "ready")
+    form_id = form.get_attribute("data-form-id")
+    assert host_record(page)["modelContext"] == []
+
+    view.locator("#root_departureDate").fill("2025-12-25")
+    view.locator("button[type=submit]").click()
+    expect(form).to_have_attribute("data-step", "1")
+    page.wait_for_function("() => window.extAppsHost.modelContext.length >= 1", timeout=15_000)
+    [first] = host_record(page)["modelContext"]
+    assert first["content"] == [
+        {
+            "type": "text",
+            "text": f'Form {form_id} "Trip", answered in the widget: step 1 of 2 answered. '
+            "Answers: Destination City: Tokyo; Departure Date: 2025-12-25",
+        }
+    ]
+    assert (first["structuredContent"]["formId"], first["structuredContent"]["complete"]) == (form_id, False)
+
+    view.locator("#root_adults").fill("2")
+    view.locator("button[type=submit]").click()
+    expect(view.locator('[data-testid="form-sent"]')).to_be_visible()
+    page.wait_for_function("() => window.extAppsHost.modelContext.length >= 2", timeout=15_000)
+    updates = host_record(page)["modelContext"]
+    assert len(updates) == 2
+    [text] = updates[1]["content"]
+    assert text["text"].startswith(f'Form {form_id} "Trip", answered in the widget: sent.')
+    assert "Travellers — Adults: 2" in text["text"]
+    assert updates[1]["structuredContent"]["complete"] is True
+    assert_view_ran_clean(page)
