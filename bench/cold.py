@@ -7,22 +7,15 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from bench.endpoint import COLD_MODES, KINDS, Effort, _rounds, _spawn
+from bench.endpoint import COLD_MODES, KINDS, Effort, cold_starts
 
 
 def measure_cold(runs: int, modes: tuple[str, ...] = COLD_MODES) -> dict[str, dict[str, dict[str, float]]]:
     """Median seconds {mode: {"wall" | "cpu": {kind: seconds}}}."""
-    effort = Effort(cold_runs=runs)
     samples = {mode: {clock: {k: [] for k in KINDS} for clock in ("wall", "cpu")} for mode in modes}
-    for kind in KINDS:  # fills the bytecode and file caches; not counted
-        for mode in modes:
-            _spawn(kind, mode, effort)
-    for order in _rounds(runs):
-        for mode in modes:
-            for kind in order:
-                times, _ = _spawn(kind, mode, effort)
-                for clock in ("wall", "cpu"):
-                    samples[mode][clock][kind].append(times[clock])
+    for mode, kind, times in cold_starts(Effort(cold_runs=runs), modes):
+        for clock in ("wall", "cpu"):
+            samples[mode][clock][kind].append(times[clock])
     return {
         mode: {clock: {k: statistics.median(v) for k, v in by_kind.items()} for clock, by_kind in clocks.items()}
         for mode, clocks in samples.items()

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,14 +67,10 @@ def _cold(kind: str, mode: str, server: Any) -> None:
 
 def _warm(kind: str, server: Any, effort: Effort) -> dict[str, dict[str, float]]:
     """Seconds per warm request of each kind ({"wall", "cpu"}), in batches taking turns."""
-    from bench.events import LambdaContext, http_v2_event, rpc, succeeded, tool_call
+    from bench.events import LambdaContext, succeeded, warm_events
 
     handler = server.make_handler()
-    events = {
-        "call": http_v2_event(tool_call(server.TOOL, {"message": "hello"})),
-        "list": http_v2_event(rpc("tools/list")),
-        "read": http_v2_event(rpc("resources/read", {"uri": server.resource_uri()})),
-    }
+    events = warm_events(server)
     for name, event in events.items():
         response = handler(event, LambdaContext())
         if not succeeded(response):
@@ -145,6 +142,18 @@ def _rounds(runs: int) -> list[tuple[str, ...]]:
     return [KINDS[i % len(KINDS) :] + KINDS[: i % len(KINDS)] for i in range(runs)]
 
 
+def cold_starts(effort: Effort, modes: tuple[str, ...] = COLD_MODES) -> Iterator[tuple[str, str, dict[str, float]]]:
+    """(mode, server kind, its `_spawn` times) of each counted cold start: `effort.cold_runs` rounds, the servers
+    taking turns. First runs fill the bytecode cache and the OS file cache; not counted."""
+    for kind in KINDS:
+        for mode in modes:
+            _spawn(kind, mode, effort)
+    for order in _rounds(effort.cold_runs):
+        for mode in modes:
+            for kind in order:
+                yield mode, kind, _spawn(kind, mode, effort)[0]
+
+
 def measure(effort: Effort) -> dict[str, dict[str, float]]:
     """Medians in seconds, {metric: {kind: seconds}}, for the metrics cold, cold_list, cold_chess, warm, warm_list,
     warm_read, chess_opening, chess_middle and chess_deep, each as wall clock and as CPU time (the name with
@@ -155,13 +164,8 @@ def measure(effort: Effort) -> dict[str, dict[str, float]]:
         for clock, suffix in (("wall", ""), ("cpu", "_cpu")):
             samples.setdefault(metric + suffix, {k: [] for k in KINDS})[kind].append(times[clock])
 
-    for kind in KINDS:  # first runs fill the bytecode cache and the OS file cache; not counted
-        for mode in COLD_MODES:
-            _spawn(kind, mode, effort)
-    for order in _rounds(effort.cold_runs):
-        for mode in COLD_MODES:
-            for kind in order:
-                add(mode, kind, _spawn(kind, mode, effort)[0])
+    for mode, kind, times in cold_starts(effort):
+        add(mode, kind, times)
     for order in _rounds(effort.warm_runs):
         for kind in order:
             warm = json.loads(_spawn(kind, "warm", effort)[1])

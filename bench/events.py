@@ -54,6 +54,16 @@ def tool_call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     return rpc("tools/call", {"name": name, "arguments": arguments})
 
 
+def warm_events(server: Any) -> dict[str, dict[str, Any]]:
+    """The warm requests timed for a server module (bench/ours.py, …): its trivial tools/call, tools/list and a
+    resources/read of its template."""
+    return {
+        "call": http_v2_event(tool_call(server.TOOL, {"message": "hello"})),
+        "list": http_v2_event(rpc("tools/list")),
+        "read": http_v2_event(rpc("resources/read", {"uri": server.resource_uri()})),
+    }
+
+
 def initialize() -> dict[str, Any]:
     """A 2025-11-25 handshake as MCP clients open it."""
     client = {"name": "bench", "version": "1.0"}

@@ -12,20 +12,10 @@ import argparse
 import os
 import statistics
 import time
-from types import ModuleType
 from typing import Any
 
-from bench.events import LambdaContext, http_v2_event, rpc, succeeded, tool_call
-
-REQUESTS = ("call", "list", "read")
-
-
-def _events(server: ModuleType) -> dict[str, dict[str, Any]]:
-    return {
-        "call": http_v2_event(tool_call(server.TOOL, {"message": "hello"})),
-        "list": http_v2_event(rpc("tools/list")),
-        "read": http_v2_event(rpc("resources/read", {"uri": server.resource_uri()})),
-    }
+from bench.endpoint import WARM_REQUESTS
+from bench.events import LambdaContext, succeeded, warm_events
 
 
 def measure(rounds: int) -> dict[tuple[str, str], float]:
@@ -35,7 +25,7 @@ def measure(rounds: int) -> dict[tuple[str, str], float]:
     servers: dict[str, tuple[Any, dict[str, dict[str, Any]]]] = {}
     for name, module in (("ours", ours), ("sdk", sdk_baseline), ("awslabs", awslabs_baseline)):
         handler = module.make_handler()
-        events = _events(module)
+        events = warm_events(module)
         for request, event in events.items():
             if not succeeded(handler(event, LambdaContext())):
                 raise SystemExit(f"{name} {request} failed")
@@ -62,7 +52,7 @@ def main() -> None:
     os.dup2(devnull, 2)
     us = measure(args.rounds)
     report.write(f"CPU time per warm request, medians of {args.rounds} rounds, the servers in turns:\n")
-    for request in REQUESTS:
+    for request in WARM_REQUESTS:
         cells = ", ".join(f"{name} {us[name, request]:.1f} µs" for name in ("ours", "sdk", "awslabs"))
         report.write(f"  {request:<5} {cells}\n")
     aws_call = us["awslabs", "call"]
