@@ -17,18 +17,14 @@ from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
 NO_STORE = {"cache-control": "no-store"}
 
 
-def issuer_routes(
-    issuer: LocalIssuer, cors: CorsPolicy | None = None, hosts: HostAllowlist | None = None
-) -> list[BaseRoute]:
+def issuer_routes(issuer: LocalIssuer, cors: CorsPolicy, hosts: HostAllowlist) -> list[BaseRoute]:
     """`cors` and `hosts`: the server's CORS_ORIGINS and ALLOWED_HOSTS. A browser-based host on a listed origin
     reads the metadata, registers and redeems its code from its own page, so those routes answer it as `/mcp`
     does; `/authorize` is a navigation, which needs no CORS."""
     prefix = urlsplit(issuer.issuer).path.rstrip("/")
-    policy = cors or CorsPolicy()
-    allowlist = hosts or HostAllowlist(())
 
     def browser(path: str, endpoint: Callable[[Request], Awaitable[Response]], method: str) -> BaseRoute:
-        return browser_route(path, endpoint, [method], policy, allowlist)
+        return browser_route(path, endpoint, [method], cors, hosts)
 
     async def metadata(request: Request) -> Response:
         return JSONResponse(issuer.metadata())

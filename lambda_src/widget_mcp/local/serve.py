@@ -25,6 +25,8 @@ from widget_mcp.local.issuer import LOCAL_USER, LocalIssuer
 from widget_mcp.local.serve_failure import failure_app, failure_summary
 
 if TYPE_CHECKING:
+    from starlette.types import ASGIApp
+
     from widget_mcp.local.events import EventFeed
 
 # Requests still running at Ctrl-C (or at a reload) get this long to finish.
@@ -146,8 +148,12 @@ def build_server(
         announce = f"reloaded in {time.time() - restart.seen_at:.1f} s: {len(core.runtime.tools)} tools"
     if unloaded:
         announce += f"\n{len(unloaded)} tool(s) cannot load their handlers (printed above): fix and save"
+    return LocalServer(_config(app, options), feed, announce, on_started)
+
+
+def _config(app: ASGIApp, options: ServeOptions) -> uvicorn.Config:
     # No lifespan: there is no per-process state to set up.
-    config = uvicorn.Config(
+    return uvicorn.Config(
         app,
         host=options.host,
         port=options.port,
@@ -155,7 +161,6 @@ def build_server(
         lifespan="off",
         timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
     )
-    return LocalServer(config, feed, announce, on_started)
 
 
 def _stop_with_parent(server: uvicorn.Server) -> None:
@@ -192,15 +197,8 @@ def serve(
         if not explain_failure:
             raise
         traceback.print_exc()
-        print(f"the app failed to load ({failure_summary(exc)}): fix it and save, and it starts again", flush=True)
-        config = uvicorn.Config(
-            failure_app(failure_summary(exc)),
-            host=options.host,
-            port=options.port,
-            log_level="warning",
-            lifespan="off",
-            timeout_graceful_shutdown=1,
-        )
-        server = uvicorn.Server(config)
+        summary = failure_summary(exc)
+        print(f"the app failed to load ({summary}): fix it and save, and it starts again", flush=True)
+        server = uvicorn.Server(_config(failure_app(summary), options))
     _stop_with_parent(server)
     server.run(sockets=sockets)
