@@ -143,3 +143,15 @@ def test_invalid_raw_json_is_named_in_a_sentence_and_nothing_is_called(page: Pag
     page.locator('[data-testid="tool-args"]').fill('{"message": "fixed"}')
     expect(problem).to_be_hidden()
     assert calls.names() == []
+
+
+def test_a_field_in_error_is_drawn_red(page: Page, dev_server: DevServer) -> None:
+    choose(page, dev_server, "display_demo")
+    message = page.locator("#root_message")
+    normal = message.evaluate("(node) => getComputedStyle(node).borderTopColor")
+    # The required mark is drawn in the page's error colour (--error-fg).
+    red = page.locator('label[for="root_message"] .required').evaluate("(node) => getComputedStyle(node).color")
+    assert red != normal
+    message.fill("")  # the message must not be empty
+    expect(page.locator(".args-form .has-error #root_message")).to_have_count(1)
+    expect(message).to_have_css("border-top-color", red)
