@@ -36,8 +36,8 @@ def test_make_test_app_lints_the_tutorials_app_and_passes_its_tests_including_th
         f"ruff check lambda_src/widget_mcp/apps/{name} tests/unit/{name} tests/functional/test_{name}_tools.py"
         in ran.stdout
     )
-    # The scaffold's 2 unit and 2 functional tests, and the tutorial's.
-    assert "5 passed" in ran.stdout
+    # The scaffold's 2 unit and 2 functional tests, and the tutorial's: exactly 5 (a bare "5 passed" is in "15 passed").
+    assert re.search(r"(?<!\d)5 passed in ", ran.stdout), ran.stdout[-3000:]
 
 
 def test_make_test_app_without_a_known_app_says_so() -> None:
