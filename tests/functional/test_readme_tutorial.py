@@ -55,9 +55,15 @@ def test_make_test_app_without_a_known_app_says_so() -> None:
     assert "no app lambda_src/widget_mcp/apps/nope" in ran.stderr
 
 
-def test_the_playground_link_calls_the_tutorials_tool_with_valid_arguments() -> None:
+def test_the_playground_link_calls_the_tutorials_tool_with_valid_arguments(
+    scaffolded_repo: tuple[Path, dict[str, list[list[str]]]],
+) -> None:
     link = re.search(r"<(http://127\.0\.0\.1:8000/playground\?[^>]+)>", tutorial())
     assert link is not None
     query = parse_qs(urlsplit(link.group(1)).query)
     assert query["tool"] == ["weather_count_words"]
     assert query["args"] == ['{"text":"one two"}']
+    # The tool the tutorial added (in the copy) takes them as they are.
+    check = "import sys; from widget_mcp.apps.weather.tools import CountInput as I; I.model_validate_json(sys.argv[1])"
+    valid = run_in(scaffolded_repo[0], sys.executable, "-c", check, query["args"][0])
+    assert valid.returncode == 0, valid.stderr
