@@ -46,7 +46,7 @@ def load_every_app(core: Core) -> list[str]:
         error = record.exc_info[1] if record.exc_info else None
         if error is None:
             continue
-        tool = record.args[0] if isinstance(record.args, tuple) and record.args else "a tool"
+        tool = getattr(record, "tool", "a tool")
         print("".join(traceback.format_exception(error)), end="", flush=True)
         lines.append(f"{tool} cannot load its handler: {failure_summary(error)}")
     return lines

@@ -51,7 +51,7 @@ def error_result(exc: BaseException, tool: str) -> tuple[dict[str, Any], str]:
         return error_wire(
             "invalid_arguments", f"Invalid arguments for {tool}: {summary}", {"fields": fields}
         ), "invalid_arguments"
-    logger.exception("tool %s failed unexpectedly", tool)
+    logger.exception("tool %s failed unexpectedly", tool, extra={"tool": tool})
     return error_wire(
         INTERNAL_ERROR_CODE, f"{tool} failed because of an error on the server; it has been logged."
     ), INTERNAL_ERROR_CODE
