@@ -89,6 +89,7 @@ async def test_widgets_emitted_before_a_failure_are_discarded(client: Client) ->
     assert result == CallToolResult(
         content=[TextContent(type="text", text=message)],
         structured_content={"error": {"code": "demo_failure", "message": message}},
+        meta={"error": {"code": "demo_failure", "message": message}},
         is_error=True,
     )
 

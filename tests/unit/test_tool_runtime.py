@@ -104,6 +104,12 @@ async def test_an_unexpected_exception_is_logged_and_masked(caplog: pytest.LogCa
             }
         },
         "isError": True,
+        "_meta": {
+            "error": {
+                "code": "internal_error",
+                "message": "crash failed because of an error on the server; it has been logged.",
+            }
+        },
     }
     assert "/srv/secret" not in str(result)
     assert any("/srv/secret" in (r.exc_text or "") for r in caplog.records)

@@ -71,7 +71,7 @@ def error_wire(
         "content": [{"type": "text", "text": message}],
         "structuredContent": structured,
         "isError": True,
+        # Widgets and programs read the code here; every client passes `_meta` through unvalidated.
+        "_meta": {**(meta or {}), "error": error},
     }
-    if meta:
-        wire["_meta"] = meta
     return wire
