@@ -27,6 +27,7 @@ help:
 	@echo "make app NAME=weather [WIDGET=1]    scaffold a new app (and its own widget), its tests, and register it"
 	@echo "make test-app NAME=weather          lint one app's files and run its own tests (installs the test tools only)"
 	@echo "make lint    ruff's lint and format check of lambda_src, tests, bench and infra"
+	@echo "make conformance  the official MCP conformance suite against CONFORMANCE=1 make dev; prints the score"
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -104,6 +105,18 @@ fuzz: $(VENV)/.synced
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .pytest_cache .mypy_cache .ruff_cache
+
+# --- the official MCP conformance suite (README, "Conformance"), pinned with the Node 22 it needs ---
+.PHONY: conformance
+CONFORMANCE_DEPS := tests/conformance/node_modules/.ci-stamp
+
+$(CONFORMANCE_DEPS): tests/conformance/package-lock.json
+	@echo "Installing the MCP conformance suite and Node 22 into tests/conformance/node_modules (about 240 MB, once)"
+	npm ci --prefix tests/conformance --no-audit --no-fund --loglevel=error
+	@touch $@
+
+conformance: $(VENV)/.synced-local $(WIDGET_STAMP) $(CONFORMANCE_DEPS)
+	$(PY) tests/conformance/run_suite.py
 
 # --- infrastructure (infra/README.md) ---
 .PHONY: synth deploy asset asset-smoke check-app

@@ -67,6 +67,9 @@ class Settings(BaseModel):
     oauth_token_url: str | None = None
     oauth_registration_client_id: str | None = None
     oauth_redirect_uris: tuple[str, ...] = ()
+    # Also serve the official MCP conformance suite's fixtures (widget_mcp.apps.conformance): `make conformance`
+    # and `CONFORMANCE=1 make dev` only. Refused inside Lambda, so no deployment ever lists them.
+    conformance: bool = False
 
     @model_validator(mode="before")
     @classmethod
@@ -121,6 +124,12 @@ class Settings(BaseModel):
             raise ValueError(
                 "OAUTH_AUTHORIZE_URL, OAUTH_TOKEN_URL and OAUTH_REGISTRATION_CLIENT_ID go together; set all or none"
             )
+        return self
+
+    @model_validator(mode="after")
+    def _conformance_is_local(self) -> Settings:
+        if self.conformance and os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
+            raise ValueError("CONFORMANCE=1 serves test fixtures and is for local runs only, never in Lambda")
         return self
 
     @property

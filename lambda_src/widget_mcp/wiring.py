@@ -71,9 +71,10 @@ class MutableObserver:
 
 def build_books(settings: Settings, store: DocumentStore) -> list[ToolBook]:
     """The books of the apps listed in `widget_mcp.apps.registry.APPS`, built on these settings and store."""
-    from widget_mcp.apps.registry import AppContext, load_books
+    from widget_mcp.apps.registry import APPS, CONFORMANCE_APP, AppContext, load_books
 
-    return load_books(AppContext(settings, store))
+    apps = (*APPS, CONFORMANCE_APP) if settings.conformance else APPS
+    return load_books(AppContext(settings, store), apps)
 
 
 def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentStore | None = None) -> Core:

@@ -21,6 +21,9 @@ APPS: tuple[str, ...] = (
     "widget_mcp.apps.forms",
 )
 
+# Served only with CONFORMANCE=1 (local runs of the official MCP conformance suite), after the apps above.
+CONFORMANCE_APP = "widget_mcp.apps.conformance"
+
 
 @dataclass(frozen=True)
 class AppContext:
