@@ -3,6 +3,8 @@ doing discovery, dynamic registration and the PKCE code flow, and the verified s
 
 from __future__ import annotations
 
+import base64
+import json
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -11,6 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import httpx2
 import pytest
+from auth_challenges import parse_bearer_challenge
 from mcp import Client
 from mcp.client.auth import AuthorizationCodeResult, OAuthClientProvider
 from mcp.client.streamable_http import streamable_http_client
@@ -174,6 +177,32 @@ async def test_a_forged_or_expired_token_is_refused_with_invalid_token(server: L
     assert answer.status_code == 401
     assert 'error="invalid_token"' in answer.headers["www-authenticate"]
     assert answer.json()["error"]["data"] == {"error": "invalid_token"}
+
+
+@pytest.mark.parametrize("alg", ["ES256", "ℝS256", 'RS256", error="insufficient_scope'])
+async def test_a_token_whose_header_is_crafted_gets_401_with_a_challenge_that_parses(
+    server: LocalServer, alg: str
+) -> None:
+    # The banner's token names the issuer's real key; its header is rewritten as an attacker would.
+    token = "".join(server.output).split("  token          ", 1)[1].split()[0]
+    _, payload, signature = token.split(".")
+    header = base64.urlsafe_b64encode(json.dumps({"alg": alg, "kid": _kid(token)}).encode()).decode().rstrip("=")
+    body = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    async with httpx.AsyncClient() as http:
+        answer = await http.post(
+            f"{server.base}/mcp",
+            json=body,
+            headers={"accept": "application/json", "authorization": f"Bearer {header}.{payload}.{signature}"},
+        )
+    assert answer.status_code == 401
+    params = parse_bearer_challenge(answer.headers["www-authenticate"])
+    assert params["error"] == "invalid_token"
+    assert alg not in answer.headers["www-authenticate"]
+
+
+def _kid(token: str) -> str:
+    head = token.split(".")[0]
+    return str(json.loads(base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)))["kid"])
 
 
 async def test_a_browser_host_on_a_loopback_origin_can_read_the_sign_in_challenge(server: LocalServer) -> None:

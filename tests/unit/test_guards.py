@@ -16,6 +16,8 @@ from widget_mcp.transport.guards import HostAllowlist, accepts_json, media_type,
         ("localhost.evil.net:80", False),
         ("", False),
         (None, False),
+        ("localhost:²", False),  # str.isdigit() takes superscripts and other scripts' digits: a port is ASCII
+        ("localhost:١٢", False),
     ],
 )
 def test_host_allowlist_matches_exact_names_and_any_port_patterns(host: str | None, allowed: bool) -> None:

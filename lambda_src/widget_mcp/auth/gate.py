@@ -3,6 +3,7 @@ challenge. Pure: it reads headers and the decoded message, and the transport tur
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -11,8 +12,12 @@ from urllib.parse import urlsplit
 from widget_mcp.auth.tokens import AccessToken, TokenRejected
 from widget_mcp.toolkit.results import error_wire
 
+logger = logging.getLogger(__name__)
+
 METADATA_PATH = "/.well-known/oauth-protected-resource"
 _LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
+# RFC 6750 3: the characters its challenge attributes may hold (printable ASCII but `"` and `\`).
+_ATTRIBUTE_CHARACTERS = frozenset(chr(c) for c in range(0x20, 0x7F)) - {'"', "\\"}
 
 
 class Verifier(Protocol):
@@ -101,6 +106,9 @@ class SignInGate:
             access = self._verifier.verify(token.strip())
         except TokenRejected as exc:
             return self._refuse(headers, 401, "invalid_token", _sentence(exc.reason), required, in_band)
+        except Exception:  # fail closed: a token the JOSE library chokes on is still a bad token
+            logger.exception("a bearer token could not be verified")
+            return self._refuse(headers, 401, "invalid_token", "The token could not be verified.", required, in_band)
         missing = access.missing(required or ())
         if missing:
             described = f"This tool needs the scope {' '.join(missing)}."
@@ -124,12 +132,13 @@ class SignInGate:
         scopes: tuple[str, ...] | None,
         in_band: bool = False,
     ) -> Refused:
-        parts = [f'resource_metadata="{self.metadata_url(headers)}"']
+        params = [("resource_metadata", self.metadata_url(headers))]
         if error is not None:
-            parts += [f'error="{error}"', f'error_description="{description}"']
+            params += [("error", error), ("error_description", description)]
         if scopes:
-            parts.append(f'scope="{" ".join(scopes)}"')
-        return Refused(status, error, description, "Bearer " + ", ".join(parts), in_band)
+            params.append(("scope", " ".join(scopes)))
+        challenge = "Bearer " + ", ".join(f'{name}="{_attribute(value)}"' for name, value in params)
+        return Refused(status, error, description, challenge, in_band)
 
 
 def scopes_of(protected: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
@@ -140,8 +149,17 @@ def scopes_of(protected: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
 def _origin(headers: Mapping[str, str]) -> str:
     host = headers.get("host", "localhost")
     loopback = host.split(":")[0] in _LOOPBACK or host.startswith("[::1]")
-    scheme = headers.get("x-forwarded-proto") or ("http" if loopback else "https")
+    # The first proxy's word, and only a scheme this resource can have: the header is the caller's to write.
+    forwarded = headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
+    scheme = forwarded if forwarded in ("http", "https") else ("http" if loopback else "https")
     return f"{scheme}://{host}"
+
+
+def _attribute(value: str) -> str:
+    """A challenge attribute's value, fit to stand between double quotes: the values are ours (fixed sentences,
+    scopes, our URL), and whatever in them is not allowed there is dropped rather than escaped, as RFC 6750
+    admits no escapes in them."""
+    return "".join(c for c in value if c in _ATTRIBUTE_CHARACTERS)
 
 
 def _openai_dialect(message: Mapping[str, Any]) -> bool:

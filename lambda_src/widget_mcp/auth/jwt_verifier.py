@@ -3,17 +3,23 @@ token use and subject. PyJWT does the JOSE work; this module decides what a toke
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 import jwt
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
 from widget_mcp.auth.tokens import AccessToken, TokenRejected
 
 # Asymmetric only: a symmetric algorithm would let anyone holding the public key sign ("alg confusion"),
 # and "none" signs nothing.
 ALGORITHMS = ("RS256", "RS384", "RS512", "ES256", "ES384", "PS256")
+_RSA = ("RS256", "RS384", "RS512", "PS256")
+_EC_CURVES = {"secp256r1": ("ES256",), "secp384r1": ("ES384",)}
+# Every reason below is a fixed sentence: nothing from the token is ever repeated back to the caller.
+_NOT_ACCEPTED = f"the token is not signed with an accepted algorithm ({', '.join(ALGORITHMS)})"
 # Cognito marks its tokens with `token_use`; an ID token must not open the API.
 ACCESS_USE = "access"
 
@@ -68,13 +74,16 @@ class TokenVerifier:
         if not isinstance(alg, str):
             raise TokenRejected("the token is malformed")
         if alg not in ALGORITHMS:
-            raise TokenRejected(f"the token's algorithm {alg[:20]!r} is not accepted")
+            raise TokenRejected(_NOT_ACCEPTED)
         key = self._keys.key_for(token)
+        if alg not in algorithms_for(key):
+            # PyJWT raises TypeError for a key of another family (an ES256 token naming an RSA key).
+            raise TokenRejected("the token's algorithm does not match the issuer's key")
         try:
             claims: dict[str, Any] = jwt.decode(
                 token,
                 key,
-                algorithms=list(ALGORITHMS),
+                algorithms=[alg],
                 issuer=self._issuer,
                 leeway=self._leeway,
                 # Time is checked below against our clock, audience against `aud` or `client_id`.
@@ -92,7 +101,7 @@ class TokenVerifier:
             raise TokenRejected("the token's signature does not verify") from exc
         except jwt.MissingRequiredClaimError as exc:
             raise TokenRejected(f"the token has no {exc.claim!r} claim") from exc
-        except jwt.PyJWTError as exc:
+        except (jwt.PyJWTError, TypeError, ValueError) as exc:
             raise TokenRejected("the token is malformed") from exc
         self._check_time(claims)
         self._check_audience(claims)
@@ -101,21 +110,25 @@ class TokenVerifier:
         subject = claims["sub"]
         if not isinstance(subject, str) or not subject:
             raise TokenRejected("the token's subject is empty")
-        expires = claims["exp"]
+        expires = _instant(claims["exp"])
         return AccessToken(
             subject=subject,
             scopes=_scopes(claims),
             client_id=claims.get("client_id") if isinstance(claims.get("client_id"), str) else None,
-            expires_at=int(expires) if isinstance(expires, (int, float)) else None,
+            expires_at=int(expires) if expires is not None else None,
         )
 
     def _check_time(self, claims: dict[str, Any]) -> None:
         now = self._clock()
-        exp, nbf = claims.get("exp"), claims.get("nbf")
-        if not isinstance(exp, (int, float)) or now > exp + self._leeway:
+        exp, nbf = _instant(claims.get("exp")), claims.get("nbf")
+        if exp is None or now > exp + self._leeway:
             raise TokenRejected("the token has expired")
-        if isinstance(nbf, (int, float)) and now < nbf - self._leeway:
-            raise TokenRejected("the token is not valid yet")
+        if nbf is not None:
+            start = _instant(nbf)
+            if start is None:
+                raise TokenRejected("the token's 'nbf' claim is not a time")
+            if now < start - self._leeway:
+                raise TokenRejected("the token is not valid yet")
 
     def _check_audience(self, claims: dict[str, Any]) -> None:
         # RFC 9068 tokens name the resource in `aud`; Cognito access tokens carry no `aud`, only `client_id`.
@@ -123,6 +136,28 @@ class TokenVerifier:
         named = [*(aud if isinstance(aud, list) else [aud]), claims.get("client_id")]
         if not {n for n in named if isinstance(n, str)} & self._audiences:
             raise TokenRejected("the token was issued for another audience")
+
+
+def algorithms_for(key: Any) -> tuple[str, ...]:
+    """The accepted algorithms a public key can verify (RFC 7518): RSA keys the RS and PS ones, an EC key the one
+    of its curve, anything else none."""
+    if isinstance(key, rsa.RSAPublicKey):
+        return _RSA
+    if isinstance(key, ec.EllipticCurvePublicKey):
+        return _EC_CURVES.get(key.curve.name, ())
+    return ()
+
+
+def _instant(value: Any) -> float | None:
+    """A NumericDate claim as seconds, or None when it is not a finite number (JSON as PyJWT reads it admits
+    NaN, Infinity, booleans, and integers too large for a float)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        seconds = float(value)
+    except OverflowError:
+        return None
+    return seconds if math.isfinite(seconds) else None
 
 
 def _scopes(claims: dict[str, Any]) -> frozenset[str]:

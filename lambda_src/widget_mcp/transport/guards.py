@@ -34,7 +34,8 @@ class HostAllowlist:
         if host in self._exact:
             return True
         name, sep, port = host.rpartition(":")
-        if sep and port.isdigit() and not name.endswith(":"):
+        # ASCII digits only: str.isdigit() also takes "²" and "١", which would then be echoed in URLs we build.
+        if sep and port.isascii() and port.isdigit() and not name.endswith(":"):
             return name in self._any_port or name in self._exact
         return host in self._any_port
 

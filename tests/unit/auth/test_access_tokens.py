@@ -8,12 +8,16 @@ import hmac
 import json
 from typing import Any
 
+import jwt
 import pytest
 from auth_support import ISSUER, NOW, RESOURCE, IssuerKeys
+from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from widget_mcp.auth.jwt_verifier import TokenVerifier
 from widget_mcp.auth.tokens import AccessToken, TokenRejected
 from widget_mcp.local.issuer import LocalIssuer
+
+NOT_ACCEPTED = "the token is not signed with an accepted algorithm (RS256, RS384, RS512, ES256, ES384, PS256)"
 
 
 @pytest.fixture
@@ -26,11 +30,12 @@ def verifier(issuer: LocalIssuer) -> TokenVerifier:
     return TokenVerifier(issuer=ISSUER, audiences=[RESOURCE], keys=IssuerKeys(issuer), clock=lambda: NOW)
 
 
-def _unsigned(claims: dict[str, Any], alg: str = "none") -> str:
-    def part(value: dict[str, Any]) -> str:
-        return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
+def _part(value: dict[str, Any]) -> str:
+    return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
 
-    return f"{part({'alg': alg, 'typ': 'JWT'})}.{part(claims)}."
+
+def _unsigned(claims: dict[str, Any], alg: str = "none") -> str:
+    return f"{_part({'alg': alg, 'typ': 'JWT'})}.{_part(claims)}."
 
 
 def test_a_valid_token_gives_its_subject_scopes_and_expiry(issuer: LocalIssuer, verifier: TokenVerifier) -> None:
@@ -97,7 +102,7 @@ def test_an_unsigned_token_alg_none_is_rejected(verifier: TokenVerifier) -> None
     token = _unsigned({"iss": ISSUER, "sub": "user-a", "aud": RESOURCE, "exp": NOW + 60})
     with pytest.raises(TokenRejected) as rejected:
         verifier.verify(token)
-    assert rejected.value.reason == "the token's algorithm 'none' is not accepted"
+    assert rejected.value.reason == NOT_ACCEPTED
 
 
 def test_a_token_signed_with_the_public_key_as_an_hmac_secret_is_rejected(
@@ -110,7 +115,55 @@ def test_a_token_signed_with_the_public_key_as_an_hmac_secret_is_rejected(
     token = f"{header}.{body}." + base64.urlsafe_b64encode(mac).decode().rstrip("=")
     with pytest.raises(TokenRejected) as rejected:
         verifier.verify(token)
-    assert rejected.value.reason == "the token's algorithm 'HS256' is not accepted"
+    assert rejected.value.reason == NOT_ACCEPTED
+
+
+@pytest.mark.parametrize("alg", ["ES256", "ES384"])
+def test_a_token_naming_the_issuers_rsa_key_with_an_ec_algorithm_is_rejected_not_raised(
+    issuer: LocalIssuer, verifier: TokenVerifier, alg: str
+) -> None:
+    # PyJWT raises TypeError when handed an RSA key for an EC algorithm: the verifier must refuse it first.
+    _, body, signature = issuer.mint("user-a").split(".")
+    forged = _part({"alg": alg, "kid": issuer.kid, "typ": "JWT"})
+    with pytest.raises(TokenRejected) as rejected:
+        verifier.verify(f"{forged}.{body}.{signature}")
+    assert rejected.value.reason == "the token's algorithm does not match the issuer's key"
+
+
+@pytest.mark.parametrize("alg", ["RS384", "RS512", "PS256"])
+def test_a_token_signed_with_another_rsa_algorithm_of_the_issuers_key_is_accepted(
+    issuer: LocalIssuer, verifier: TokenVerifier, alg: str
+) -> None:
+    token = jwt.encode(
+        {"iss": ISSUER, "sub": "user-a", "aud": RESOURCE, "exp": int(NOW) + 60},
+        serialization.load_pem_private_key(issuer.private_key_pem(), password=None),  # type: ignore[arg-type]
+        algorithm=alg,
+        headers={"kid": issuer.kid},
+    )
+    assert verifier.verify(token).subject == "user-a"
+
+
+@pytest.mark.parametrize(
+    ("claims", "reason"),
+    [
+        ({"exp": float("nan")}, "the token has expired"),
+        ({"exp": float("inf")}, "the token has expired"),
+        ({"exp": 10**400}, "the token has expired"),
+        ({"exp": True}, "the token has expired"),
+        ({"exp": "2100-01-01"}, "the token has expired"),
+        ({"nbf": float("nan")}, "the token's 'nbf' claim is not a time"),
+        ({"nbf": 10**400}, "the token's 'nbf' claim is not a time"),
+        ({"nbf": "yesterday"}, "the token's 'nbf' claim is not a time"),
+    ],
+)
+def test_a_signed_token_whose_times_are_not_finite_numbers_is_rejected_not_raised(
+    issuer: LocalIssuer, verifier: TokenVerifier, claims: dict[str, Any], reason: str
+) -> None:
+    # PyJWT reads JSON as Python does (NaN, Infinity, huge integers): the issuer's own signature does not make
+    # such a time usable.
+    with pytest.raises(TokenRejected) as rejected:
+        verifier.verify(issuer.mint("user-a", claims=claims))
+    assert rejected.value.reason == reason
 
 
 @pytest.mark.parametrize("garbage", ["", "abc", "a.b.c", "Bearer x", "e30.e30.e30"])

@@ -109,3 +109,33 @@ def test_on_loopback_the_resource_is_plain_http(gate: SignInGate) -> None:
     assert gate.metadata_url({"host": "127.0.0.1:8000"}) == (
         "http://127.0.0.1:8000/.well-known/oauth-protected-resource/mcp"
     )
+
+
+@pytest.mark.parametrize("proto", ['https", error="x', "ftp", "é", ""])
+def test_a_forwarded_scheme_that_is_not_http_or_https_is_ignored(gate: SignInGate, proto: str) -> None:
+    headers = {**HOST, "x-forwarded-proto": proto}
+    assert gate.resource(headers) == RESOURCE
+    verdict = gate.check(headers, call("chess_move"))
+    assert isinstance(verdict, Refused)
+    assert verdict.www_authenticate.startswith(f"Bearer {METADATA}, ")
+
+
+class _Choking:
+    """A verifier whose JOSE library fails in a way nobody foresaw."""
+
+    def verify(self, token: str) -> Any:
+        raise TypeError("Expecting a PEM-formatted key.")
+
+
+def test_a_token_the_verifier_chokes_on_is_refused_as_invalid_never_raised(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    policy = SignInPolicy(protected={}, scopes_supported=(), authorization_servers=(ISSUER,))
+    verdict = SignInGate(policy, _Choking()).check(bearer("a.b.c"), call("display_demo"))
+    assert verdict == Refused(
+        401,
+        "invalid_token",
+        "The token could not be verified.",
+        f'Bearer {METADATA}, error="invalid_token", error_description="The token could not be verified."',
+    )
+    assert "could not be verified" in caplog.text
