@@ -16,6 +16,8 @@ from widget_mcp.local.events import EventFeed
 from widget_mcp.local.mcp_tap import McpEventTap
 from widget_mcp.local.paths import REPO, WIDGET_DIST
 from widget_mcp.local.playground import PlaygroundPage
+from widget_mcp.transport.cross_origin import browser_route
+from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
 from widget_mcp.wiring import Core
 
 __all__ = ["REPO", "WIDGET_DIST", "build_local_app"]
@@ -36,6 +38,7 @@ def build_local_app(
     """`extra_routes`: e.g. the local issuer's, when `make dev` runs with sign-in."""
     events = feed or EventFeed()
     sign_in = core.settings.auth_mode == "oauth"
+    hosts = HostAllowlist(core.settings.allowed_hosts)
 
     def tap(mcp: ASGIApp) -> ASGIApp:
         return McpEventTap(mcp, events, core.runtime.tools)
@@ -49,7 +52,8 @@ def build_local_app(
         extra_routes=[
             Route("/", _to_playground, methods=["GET"]),
             Route("/playground", PlaygroundPage(widget_dir / "manifest.json", sign_in=sign_in).page, methods=["GET"]),
-            Route("/events", events.stream, methods=["GET"]),
+            # Previews carry capability ids and form answers: only the hosts and origins that may call /mcp read them.
+            browser_route("/events", events.stream, ["GET"], CorsPolicy(core.settings.cors_origins), hosts),
             *core.sign_in_routes(),
             *extra_routes,
         ],

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import StreamingResponse
+from starlette.responses import Response, StreamingResponse
 
 PREVIEW_LIMIT = 200
 KEEPALIVE_SECONDS = 15.0
@@ -73,7 +73,10 @@ class EventFeed:
     def subscriber_count(self) -> int:
         return len(self._subscribers)
 
-    async def stream(self, request: Request) -> StreamingResponse:
+    async def stream(self, request: Request) -> Response:
+        headers = {"cache-control": "no-cache", "x-accel-buffering": "no"}
+        if request.method == "HEAD":  # the headers alone: a stream would run until the client hung up
+            return Response(media_type="text/event-stream", headers=headers)
         queue = self.subscribe()
 
         async def lines() -> AsyncIterator[bytes]:
@@ -92,5 +95,4 @@ class EventFeed:
             finally:
                 self.unsubscribe(queue)
 
-        headers = {"cache-control": "no-cache", "x-accel-buffering": "no"}
         return StreamingResponse(lines(), media_type="text/event-stream", headers=headers)

@@ -1,7 +1,8 @@
-"""CORS for the routes beside `/mcp` that a browser-based host reads or posts to (the OAuth metadata, client
-registration, the local issuer), with `/mcp`'s policy and answers: a listed origin's replies (errors included)
-are readable by its page and its preflights are answered; any other origin but the server's own gets 403; a
-request without `Origin` is served as it always was."""
+"""The routes beside `/mcp` that a browser may reach (the OAuth metadata, client registration, the local issuer,
+`make dev`'s event feed), with `/mcp`'s Host allowlist, CORS policy and answers: a `Host` not allowed gets 421
+(what stops a DNS-rebinding page, whose requests carry its own name); a listed origin's replies (errors
+included) are readable by its page and its preflights are answered; any other origin but the server's own gets
+403; a request without `Origin` is served as it always was."""
 
 from __future__ import annotations
 
@@ -32,10 +33,12 @@ def browser_route(
     async def answer(request: Request) -> Response:
         origin = request.headers.get("origin")
         verdict = cors.screen(request.method, origin, "access-control-request-method" in request.headers, hosts)
-        if verdict == "refuse":
-            return _error(403, "invalid_request", "Origin not allowed")
         reply: Response
-        if verdict == "not_preflight":
+        if not hosts.allows(request.headers.get("host")):  # first, as on `/mcp`
+            reply = _error(421, "invalid_host", "Invalid Host header")
+        elif verdict == "refuse":
+            return _error(403, "invalid_request", "Origin not allowed")
+        elif verdict == "not_preflight":
             reply = _error(405, "invalid_request", "Method not allowed", not_allowed)
         elif verdict == "preflight":
             reply = Response(status_code=204, headers=dict(preflight))
