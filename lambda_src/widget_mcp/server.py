@@ -90,6 +90,7 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
             ctx.meta,
             info.request_id if info else None,
             subject=info.subject if info else None,
+            host_subject=info.host_subject if info else None,
         )
         result["resultType"] = COMPLETE
         return result

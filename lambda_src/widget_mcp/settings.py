@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 
 
 class SettingsError(ValueError):
@@ -70,6 +70,9 @@ class Settings(BaseModel):
     # Also serve the official MCP conformance suite's fixtures (widget_mcp.apps.conformance): `make conformance`
     # and `CONFORMANCE=1 make dev` only. Refused inside Lambda, so no deployment ever lists them.
     conformance: bool = False
+    # A secret shared with a host integration (Open WebUI's, README "Use it in Open WebUI") that signs per-user
+    # tokens; empty: none is accepted, and sandboxed widgets (`Origin: null`) are refused as any unlisted origin.
+    host_token_secret: SecretStr | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -131,6 +134,18 @@ class Settings(BaseModel):
         if self.conformance and os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
             raise ValueError("CONFORMANCE=1 serves test fixtures and is for local runs only, never in Lambda")
         return self
+
+    @field_validator("host_token_secret", mode="before")
+    @classmethod
+    def _strong_secret(cls, value: object) -> object:
+        if value in (None, ""):
+            return None
+        if isinstance(value, str) and len(value) < 32:
+            raise ValueError(
+                "must be at least 32 characters (make one with: python -c 'import secrets; "
+                "print(secrets.token_urlsafe(32))')"
+            )
+        return value
 
     @property
     def jwks_url(self) -> str | None:

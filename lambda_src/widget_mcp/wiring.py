@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from widget_mcp.auth.host_tokens import HostTokens
 from widget_mcp.observability import Observability, ToolTelemetry
 from widget_mcp.server import build_runtime, build_server
 from widget_mcp.settings import Settings
@@ -19,6 +20,7 @@ from widget_mcp.toolkit.runtime import CallObserver, ToolRuntime
 from widget_mcp.toolkit.tools import ToolBook, WarmUp
 from widget_mcp.transport.endpoint import McpEndpoint
 from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
+from widget_mcp.transport.host_identity import HostIdentity
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -105,6 +107,11 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
         gate=sign_in.gate if sign_in else None,
         cors=CorsPolicy(settings.cors_origins),
         inline_tools=runtime.runs_inline,
+        host_identity=HostIdentity(
+            HostTokens(settings.host_token_secret.get_secret_value()) if settings.host_token_secret else None,
+            runtime.widget_callable,
+            sign_in=sign_in is not None,
+        ),
     )
     warm_ups = tuple(b.warm_up for b in books if b.warm_up is not None and b.warm_up[0] in runtime.tools)
     return Core(settings, obs, runtime, endpoint, store, sign_in, calls, warm_ups)

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-PrincipalSource = Literal["oauth", "openai", "host", "anonymous"]
+PrincipalSource = Literal["oauth", "signed", "openai", "host", "anonymous"]
 
 OPENAI_SUBJECT = "openai/subject"
 # MCP Apps hosts have no standard user hint yet; this key is read the same way when a host sends one.
@@ -47,10 +47,17 @@ def _hint(meta: Mapping[str, Any], key: str) -> str | None:
 
 
 def resolve_principal(
-    meta: Mapping[str, Any] | None, verified_subject: str | None = None, *, trust_hints: bool = True
+    meta: Mapping[str, Any] | None,
+    verified_subject: str | None = None,
+    host_subject: str | None = None,
+    *,
+    trust_hints: bool = True,
 ) -> Principal:
+    """`host_subject`: a user a host vouched for with a signed token (`<host>/<user id>`; auth/host_tokens.py)."""
     if verified_subject:
         return Principal("oauth", verified_subject)
+    if host_subject:
+        return Principal("signed", host_subject)
     if not trust_hints:
         return ANONYMOUS
     meta = meta or {}

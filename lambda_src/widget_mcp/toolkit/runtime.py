@@ -91,6 +91,7 @@ class ToolRuntime:
         # a local server handles requests concurrently and moves sync handlers off the event loop.
         self._sync_in_thread = sync_in_thread
         self._inline = frozenset(() if sync_in_thread else (n for n, t in self.tools.items() if not t.is_async))
+        self._widget_callable = frozenset(n for n, t in self.tools.items() if t.widget_accessible)
 
     def protected_tools(self) -> dict[str, tuple[str, ...]]:
         """With sign-in on, each tool that needs it and the scopes (as published) its token must hold."""
@@ -105,6 +106,10 @@ class ToolRuntime:
         nothing: its body may still need the running loop (`asyncio.get_running_loop()`, `create_task`, anyio)."""
         return isinstance(name, str) and name in self._inline
 
+    def widget_callable(self, name: object) -> bool:
+        """Whether a widget may call tool `name` (`openai/widgetAccessible`)."""
+        return isinstance(name, str) and name in self._widget_callable
+
     def template_uri(self, widget_name: str) -> str:
         return self._by_widget[widget_name].uri
 
@@ -115,6 +120,7 @@ class ToolRuntime:
         meta: Mapping[str, Any] | None,
         request_id: str | None = None,
         subject: str | None = None,
+        host_subject: str | None = None,
     ) -> dict[str, Any]:
         """Run one tool call and return the wire result. Never raises for tool-level failures.
 
@@ -123,7 +129,7 @@ class ToolRuntime:
         spec = self.tools[name]
         started = time.perf_counter()
         # With sign-in on, only a verified subject names a user: host hints could be anyone's claim.
-        principal = resolve_principal(meta, subject, trust_hints=self.sign_in is None)
+        principal = resolve_principal(meta, subject, host_subject, trust_hints=self.sign_in is None)
         call = ToolCall(
             tool=name,
             principal=principal,

@@ -60,6 +60,7 @@ from widget_mcp.transport.guards import (
     media_type,
     too_deep,
 )
+from widget_mcp.transport.host_identity import OPAQUE_ORIGIN, HostIdentity, HostRefusal
 from widget_mcp.transport.inline_call import Suspended, run_inline
 
 logger = logging.getLogger(__name__)
@@ -82,6 +83,8 @@ class RequestInfo:
     request_id: str | None = None
     # The verified OAuth subject, when sign-in is on and the caller sent a valid token.
     subject: str | None = None
+    # The user a host vouched for with a valid host token (`<host>/<user id>`), when sign-in is off.
+    host_subject: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +146,7 @@ class McpEndpoint:
         cors: CorsPolicy | None = None,
         answer_cache: bool = True,
         inline_tools: Callable[[object], bool] | None = None,
+        host_identity: HostIdentity | None = None,
     ) -> None:
         """`answer_cache`: answer the read-only methods from the server's earlier answers (answer_cache.py); the
         server's answers to them must then stay the same while the process lives.
@@ -157,6 +161,7 @@ class McpEndpoint:
         self._cors = cors or CorsPolicy()
         self._max_body = max_body_bytes
         self._max_depth = max_json_depth
+        self._host = host_identity or HostIdentity(None, lambda _name: False, sign_in=gate is not None)
         # The server's lifespan is never entered: nothing here outlives a request.
         self._lifespan_state: dict[str, Any] = {}
 
@@ -195,9 +200,12 @@ class McpEndpoint:
     def _for_browser(self, reply: HttpReply, headers: Mapping[str, str]) -> HttpReply:
         """Every reply to a listed browser origin, errors included, is readable by the page that asked."""
         origin = headers.get("origin")
-        if origin is None or not self._cors.lists(origin):
+        if origin is None or not (self._cors.lists(origin) or self._serves_opaque(origin)):
             return reply
         return replace(reply, headers=reply.headers + CorsPolicy.reply_headers(origin))
+
+    def _serves_opaque(self, origin: str | None) -> bool:
+        return origin == OPAQUE_ORIGIN and self._host.serves_opaque_origin
 
     def _handle(
         self, method: str, headers: Mapping[str, str], body: bytes, request_id: str | None
@@ -206,9 +214,13 @@ class McpEndpoint:
             return _not_allowed()
         if not self._hosts.allows(headers.get("host")):
             return _transport_error(421, INVALID_REQUEST, "Invalid Host header")
-        verdict = self._cors.screen(
-            method, headers.get("origin"), "access-control-request-method" in headers, self._hosts
-        )
+        asks_preflight = "access-control-request-method" in headers
+        if self._serves_opaque(headers.get("origin")):
+            # A sandboxed widget's frame: preflights carry no token, so they are answered; the request itself is
+            # screened by its host token (host_identity.py).
+            verdict = ("preflight" if asks_preflight else "not_preflight") if method == "OPTIONS" else "serve"
+        else:
+            verdict = self._cors.screen(method, headers.get("origin"), asks_preflight, self._hosts)
         if verdict != "serve":
             if verdict == "refuse":
                 return _transport_error(403, INVALID_REQUEST, "Origin not allowed")
@@ -281,6 +293,11 @@ class McpEndpoint:
             version = header_version or DEFAULT_NEGOTIATED_VERSION
             exchange = _Exchange(rid, method, params, headers, http_request_id, modern=False, version=version)
 
+        host = self._host.admit(headers, method, params)
+        if isinstance(host, HostRefusal):
+            return HttpReply(host.status, _error_body(rid, INVALID_REQUEST, host.message))
+        if host is not None:
+            return self._answer(exchange, None, host.principal_subject)
         if self._gate is None:
             return self._answer(exchange, None)
         if self._gate.needs_verification(headers):
@@ -299,7 +316,7 @@ class McpEndpoint:
         reply = self._answer(exchange, admission.subject)
         return reply if isinstance(reply, HttpReply) else await reply
 
-    def _answer(self, exchange: _Exchange, subject: str | None) -> HttpReply | Pending:
+    def _answer(self, exchange: _Exchange, subject: str | None, host_subject: str | None = None) -> HttpReply | Pending:
         """After every guard and the sign-in gate: a cached answer, else the SDK's kernel."""
         key = None
         if self._answers is not None:
@@ -308,15 +325,19 @@ class McpEndpoint:
                 cached = self._answers.reply(key, exchange.rid)
                 if cached is not None:
                     return HttpReply(200, cached)
-        return self._serve(exchange, subject, key)
+        return self._serve(exchange, subject, key, host_subject)
 
-    def _serve(self, exchange: _Exchange, subject: str | None, key: Key | None) -> HttpReply | Pending:
+    def _serve(
+        self, exchange: _Exchange, subject: str | None, key: Key | None, host_subject: str | None = None
+    ) -> HttpReply | Pending:
         connection = envelope_connection(exchange.version, exchange.client_info, exchange.client_capabilities)
         dctx = SingleExchangeContext(
             transport=TransportContext(kind="streamable-http", can_send_request=False, headers=exchange.headers),
             request_id=exchange.rid,
             message_metadata=ServerMessageMetadata(
-                request_context=RequestInfo(exchange.headers, exchange.http_request_id, subject=subject)
+                request_context=RequestInfo(
+                    exchange.headers, exchange.http_request_id, subject=subject, host_subject=host_subject
+                )
             ),
         )
         params = exchange.params

@@ -78,7 +78,8 @@ def origin_key(origin: str) -> tuple[str, str, int] | None:
 # and what it may read back (the protocol headers and the OAuth challenge).
 CORS_ALLOW_METHODS = "POST, OPTIONS"
 CORS_ALLOW_HEADERS = (
-    "accept, authorization, content-type, last-event-id, mcp-method, mcp-name, mcp-protocol-version, mcp-session-id"
+    "accept, authorization, content-type, last-event-id, mcp-method, mcp-name, mcp-protocol-version, mcp-session-id, "
+    "x-widget-mcp-user"
 )
 CORS_EXPOSE_HEADERS = "mcp-protocol-version, mcp-session-id, www-authenticate"
 # Chromium caps a cached preflight at two hours (Firefox at a day): longer buys nothing.

@@ -1,0 +1,105 @@
+"""Per-user tokens a host integration signs with a secret it shares with this server (HOST_TOKEN_SECRET).
+
+A host that knows its signed-in user (the Open WebUI integration knows `__user__`) vouches for that user with a
+short-lived HS256 JWT: `{"iss": host, "sub": user id, "scope": "call" | "widget", "iat", "exp"}`. The server
+checks the signature, the expiry and the shape, and the user becomes the principal `signed:<iss>/<sub>`, which
+no hint can pose as. `call` tokens are the integration's own (server to server, minutes); `widget` tokens ride
+in an embedded widget and open only the tools a widget may call (see opaque_origin.py).
+
+Standard library only: the integration signs the same way inside the host's process.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+import re
+import time
+from dataclasses import dataclass
+from typing import Any, Literal
+
+HEADER = "x-widget-mcp-user"
+Scope = Literal["call", "widget"]
+SCOPES: tuple[Scope, ...] = ("call", "widget")
+MAX_TOKEN_CHARS = 2048
+# The longest life a token may claim: a widget stays playable in a chat for at most this long.
+MAX_LIFETIME_SECONDS = 7 * 24 * 3600
+_JWT_HEADER = {"alg": "HS256", "typ": "JWT"}
+_NAME = re.compile(r"^[A-Za-z0-9_.:@+=\-]{1,128}$")
+
+
+class HostTokenRejected(ValueError):
+    """A host token that is malformed, forged, expired or out of scope; the message says which, never the token."""
+
+
+@dataclass(frozen=True, slots=True)
+class HostUser:
+    issuer: str
+    subject: str
+    scope: Scope
+
+    @property
+    def principal_subject(self) -> str:
+        return f"{self.issuer}/{self.subject}"
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def sign(secret: str, issuer: str, subject: str, scope: Scope, lifetime_seconds: int, now: float | None = None) -> str:
+    """The token a host sends (the integration has its own copy of this function)."""
+    issued = int(time.time() if now is None else now)
+    claims = {"iss": issuer, "sub": subject, "scope": scope, "iat": issued, "exp": issued + lifetime_seconds}
+    head = _b64(json.dumps(_JWT_HEADER, separators=(",", ":")).encode())
+    body = _b64(json.dumps(claims, separators=(",", ":")).encode())
+    mac = hmac.new(secret.encode(), f"{head}.{body}".encode(), hashlib.sha256).digest()
+    return f"{head}.{body}.{_b64(mac)}"
+
+
+class HostTokens:
+    def __init__(self, secret: str, leeway_seconds: int = 30) -> None:
+        self._secret = secret.encode()
+        self._leeway = leeway_seconds
+
+    def verify(self, token: str, now: float | None = None) -> HostUser:
+        if len(token) > MAX_TOKEN_CHARS:
+            raise HostTokenRejected("host token too long")
+        parts = token.split(".")
+        if len(parts) != 3:
+            raise HostTokenRejected("host token is not a compact JWT")
+        head, body, mac = parts
+        expected = hmac.new(self._secret, f"{head}.{body}".encode(), hashlib.sha256).digest()
+        try:
+            signature, header, claims = _unb64(mac), json.loads(_unb64(head)), json.loads(_unb64(body))
+        except (binascii.Error, ValueError, UnicodeDecodeError):
+            raise HostTokenRejected("host token is not valid base64url JSON") from None
+        if not hmac.compare_digest(signature, expected):
+            raise HostTokenRejected("host token signature does not verify")
+        if header != _JWT_HEADER:
+            raise HostTokenRejected("host token header must be exactly HS256 JWT")
+        return self._user(claims, time.time() if now is None else now)
+
+    def _user(self, claims: Any, now: float) -> HostUser:
+        if not isinstance(claims, dict):
+            raise HostTokenRejected("host token claims must be an object")
+        issuer, subject, scope = claims.get("iss"), claims.get("sub"), claims.get("scope")
+        issued, expires = claims.get("iat"), claims.get("exp")
+        if not (isinstance(issuer, str) and _NAME.match(issuer) and isinstance(subject, str) and _NAME.match(subject)):
+            raise HostTokenRejected("host token iss and sub must be short plain names")
+        if scope not in SCOPES:
+            raise HostTokenRejected("host token scope must be call or widget")
+        if not (isinstance(issued, int) and isinstance(expires, int)) or isinstance(issued, bool):
+            raise HostTokenRejected("host token iat and exp must be integers")
+        if expires - issued > MAX_LIFETIME_SECONDS or issued > now + self._leeway:
+            raise HostTokenRejected("host token lifetime is out of bounds")
+        if expires <= now - self._leeway:
+            raise HostTokenRejected("host token expired")
+        return HostUser(issuer, subject, scope)
