@@ -87,14 +87,15 @@ dev: $(VENV)/.synced-local $(WIDGET_STAMP)
 
 # ruff only: the test tools (the dev group), not the CDK and benchmark packages a newcomer's `make lint` has no use for.
 lint: $(VENV)/.synced-test
-	$(VENV)/bin/ruff check lambda_src tests bench infra
-	$(VENV)/bin/ruff format --check lambda_src tests bench infra
+	$(VENV)/bin/ruff check lambda_src tests bench infra integrations
+	$(VENV)/bin/ruff format --check lambda_src tests bench infra integrations
 
 typecheck: $(VENV)/.synced
 	$(VENV)/bin/mypy
 
+# The Open WebUI layer is `make test-openwebui`'s (it needs its own 3 GB environment); .ci/run runs it too.
 test: lint typecheck $(WIDGET_STAMP) $(EXT_APPS_HOST_STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest --ignore=tests/openwebui
 
 bench: $(VENV)/.synced $(WIDGET_STAMP)
 	$(PY) -m bench $(BENCH_ARGS)
@@ -162,3 +163,24 @@ test-app: $(VENV)/.synced-test
 	$(VENV)/bin/ruff check $(APP_FILES)
 	$(VENV)/bin/ruff format --check $(APP_FILES)
 	$(PY) -m pytest -q -p no:cacheprovider tests/unit/$(NAME) tests/functional/test_$(NAME)_tools.py
+
+# --- Open WebUI as a host (README, "Use it in Open WebUI"): too heavy for `make test`; .ci/run runs it after ---
+# Open WebUI 0.12.4, pinned with hashes (tests/openwebui/requirements.txt), goes into its own environment under
+# ~/.cache/widget-mcp/openwebui/<hash of the requirements> (about 3 GB, a few minutes the first time), never .venv.
+# torch is its CPU build, found through OPENWEBUI_FIND_LINKS (a folder of wheels or PyTorch's CPU wheel index).
+.PHONY: test-openwebui
+OPENWEBUI_REQS := tests/openwebui/requirements.txt
+OPENWEBUI_HOME ?= $(HOME)/.cache/widget-mcp/openwebui
+OPENWEBUI_ENV := $(OPENWEBUI_HOME)/$(shell sha256sum $(OPENWEBUI_REQS) 2>/dev/null | cut -c1-16)
+OPENWEBUI_FIND_LINKS ?= $(wildcard /opt/wheels)
+export OPENWEBUI_PYTHON := $(OPENWEBUI_ENV)/bin/python
+
+$(OPENWEBUI_ENV)/.installed: $(OPENWEBUI_REQS) | $(UV)
+	rm -rf $(OPENWEBUI_ENV)
+	$(UV) venv --quiet --python 3.11 $(OPENWEBUI_ENV)
+	$(UV) pip install --quiet --python $(OPENWEBUI_ENV)/bin/python --require-hashes --no-deps --compile-bytecode \
+		$(if $(OPENWEBUI_FIND_LINKS),--find-links $(OPENWEBUI_FIND_LINKS)) -r $(OPENWEBUI_REQS)
+	@touch $@
+
+test-openwebui: $(VENV)/.synced $(WIDGET_STAMP) $(OPENWEBUI_ENV)/.installed
+	$(PY) -m pytest -p no:cacheprovider tests/openwebui
