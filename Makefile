@@ -26,8 +26,9 @@ help:
 	@echo "make check-app URL=https://…/mcp   the ChatGPT/MCP Apps readiness check against an endpoint"
 	@echo "make app NAME=weather [WIDGET=1]    scaffold a new app (and its own widget), its tests, and register it"
 	@echo "make test-app NAME=weather          lint one app's files and run its own tests (installs the test tools only)"
-	@echo "make lint    ruff's lint and format check of lambda_src, tests, bench and infra"
+	@echo "make lint    ruff's lint and format check of lambda_src, tests, bench, infra and integrations"
 	@echo "make conformance  the official MCP conformance suite against CONFORMANCE=1 make dev; prints the score"
+	@echo "make test-openwebui  the Open WebUI 0.12.4 layer (its own cached environment, a scripted model, Chromium)"
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
