@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mcp import Client
 from mcp_types import TextContent
+from tool_results import error_of
 
 FOUR_MOVE_MATE = ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]
 
@@ -41,5 +42,4 @@ async def play_the_tour(client: Client, subject: str) -> None:
     assert resigned.structured_content is not None
     assert (resigned.structured_content["status"], resigned.structured_content["winner"]) == ("resigned", "black")
     stranger = await client.call_tool("chess_show_game", {"gameId": engine_id}, meta={"openai/subject": "someone"})
-    assert stranger.structured_content is not None
-    assert stranger.structured_content["error"]["code"] == "game_not_found"
+    assert (error_of(stranger)["code"], stranger.structured_content) == ("game_not_found", None)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from jsonschema import Draft202012Validator
+from mcp import Client
 from mcp_types import CallToolResult
 
 
@@ -25,3 +28,19 @@ def error_of(result: CallToolResult) -> dict[str, Any]:
     assert result.meta is not None, result.content
     assert "error" in result.meta, result.meta
     return dict(result.meta["error"])
+
+
+def assert_conforms(result: CallToolResult, output_schema: Mapping[str, Any] | None) -> None:
+    """What the TypeScript SDK v1's `callTool` (most hosts' client) checks on every result, errors included: a
+    structuredContent, when there is one, is valid against the tool's outputSchema."""
+    if result.structured_content is None:
+        return
+    assert output_schema is not None, "structuredContent from a tool without an outputSchema"
+    problems = [e.message for e in Draft202012Validator(output_schema).iter_errors(result.structured_content)]
+    assert not problems, (problems, result.structured_content)
+
+
+async def output_schema(client: Client, tool: str) -> dict[str, Any] | None:
+    """The outputSchema `tool` is listed with, as a client reads it."""
+    listed = {t.name: t for t in (await client.list_tools()).tools}
+    return listed[tool].output_schema

@@ -212,8 +212,10 @@ def display_chess(page: Page, server: DevServer, theme: str) -> None:
 def display_fallback_and_error(page: Page, server: DevServer, theme: str) -> None:
     result = {
         "content": [{"type": "text", "text": "Oslo: 3 °C"}],
-        "structuredContent": {"error": {"code": "partial", "message": "Part of the answer failed."}},
-        "_meta": {"widgets": [{"type": "widget", "widget": "weather", "data": {}, "fallback": "Oslo: 3 °C"}]},
+        "_meta": {
+            "error": {"code": "partial", "message": "Part of the answer failed."},
+            "widgets": [{"type": "widget", "widget": "weather", "data": {}, "fallback": "Oslo: 3 °C"}],
+        },
         "isError": True,
     }
     in_theme(page, server.preview("display", result), theme)

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from mcp import Client
 from mcp_types import CallToolResult, TextContent
+from tool_results import assert_conforms, error_of, output_schema
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
@@ -42,12 +43,6 @@ async def move(client: Client, game_id: str, meta: dict[str, str] = ALICE, **arg
 
 async def show(client: Client, game_id: str, meta: dict[str, str] = ALICE) -> CallToolResult:
     return await client.call_tool("chess_show_game", {"gameId": game_id}, meta=meta)
-
-
-def error_of(result: CallToolResult) -> dict[str, Any]:
-    assert result.is_error
-    assert result.structured_content is not None
-    return dict(result.structured_content["error"])
 
 
 async def test_a_move_answers_with_the_state_the_history_for_the_widget_and_a_one_line_narration(
@@ -176,9 +171,9 @@ async def test_a_move_for_a_ply_the_game_has_left_is_a_conflict_carrying_the_cur
 
         stale = await move(client, game_id, move="d4", expectedPly=0)
 
-        error = error_of(stale)
-        assert error["code"] == "conflict"
-        assert stale.structured_content == {**(current.structured_content or {}), "error": error}
+        assert error_of(stale)["code"] == "conflict"
+        assert stale.structured_content == current.structured_content
+        assert_conforms(stale, await output_schema(client, "chess_move"))
         assert stale.meta is not None
         assert stale.meta["moveHistory"] == ["e4"]
         assert stale.meta["openai/widgetSessionId"] == game_id

@@ -13,7 +13,7 @@ from mcp import Client
 from mcp_types import CallToolResult
 from moto import mock_aws
 from seed_forms import FLIGHT, FLIGHT_UI
-from tool_results import structured
+from tool_results import assert_conforms, error_of, output_schema, structured
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import DocumentStore
@@ -76,6 +76,7 @@ async def test_the_seed_flight_booking_goes_from_question_to_a_stored_answer(cli
             "submit_form", {"formId": form_id, "data": {**ANSWER, "destinationCity": "Osaka"}}, meta=ALICE
         )
         response = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
+        submit_schema = await output_schema(client, "submit_form")
 
     assert structured(asked) == {
         "type": "dgui_form",
@@ -98,11 +99,19 @@ async def test_the_seed_flight_booking_goes_from_question_to_a_stored_answer(cli
         "complete": False,
         "next": None,
     }
-    assert missing.is_error
-    assert structured(missing)["type"] == "dgui_error"
-    assert structured(missing)["fields"] == {"departureDate": "This field is required."}
-    assert structured(missing)["payload"] == {"destinationCity": "Tokyo"}
-    assert structured(missing)["error"]["code"] == "invalid_answer"
+    error = error_of(missing)
+    assert error == {
+        "code": "invalid_answer",
+        "message": error["message"],
+        "fields": {"departureDate": "This field is required."},
+    }
+    assert structured(missing) == {
+        "type": "dgui_error",
+        "message": error["message"],
+        "payload": {"destinationCity": "Tokyo"},
+    }
+    assert missing.content[0].text == error["message"]  # type: ignore[union-attr]
+    assert_conforms(missing, submit_schema)
     assert structured(answered) == {
         "type": "dgui_response",
         "formId": form_id,
@@ -113,7 +122,7 @@ async def test_the_seed_flight_booking_goes_from_question_to_a_stored_answer(cli
         "next": None,
     }
     assert again == answered
-    assert structured(changed)["error"]["code"] == "already_answered"
+    assert error_of(changed)["code"] == "already_answered"
     assert structured(response) == {**structured(answered), "step": None}
 
 
@@ -135,13 +144,13 @@ async def test_a_question_that_is_not_a_form_schema_gets_a_dgui_error_naming_the
 ) -> None:
     async with client:
         result = await ask(client, question=question)
+        ask_schema = await output_schema(client, "ask_question")
 
-    assert result.is_error
-    body = structured(result)
-    assert body["type"] == "dgui_error"
-    assert body["message"].startswith(message)
-    assert body["payload"] == question
-    assert body["error"] == {"code": "invalid_schema", "message": body["message"]}
+    error = error_of(result)
+    assert error == {"code": "invalid_schema", "message": error["message"]}
+    assert error["message"].startswith(message)
+    assert structured(result) == {"type": "dgui_error", "message": error["message"], "payload": question}
+    assert_conforms(result, ask_schema)
 
 
 async def test_a_catastrophic_pattern_costs_its_field_a_message_and_the_form_stays_pending(client: Client) -> None:
@@ -158,13 +167,12 @@ async def test_a_catastrophic_pattern_costs_its_field_a_message_and_the_form_sta
         pending = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
         answered = await client.call_tool("submit_form", {"formId": form_id, "data": {"code": "aaaa"}}, meta=ALICE)
 
-    assert refused.is_error
-    assert structured(refused)["type"] == "dgui_error"
-    assert structured(refused)["fields"] == {
-        "code": "This answer could not be checked against the expected pattern in time; try a shorter one."
-    }
-    assert structured(refused)["payload"] == adversarial
-    assert structured(refused)["error"]["code"] == "invalid_answer"
+    error = error_of(refused)
+    assert (error["code"], error["fields"]) == (
+        "invalid_answer",
+        {"code": "This answer could not be checked against the expected pattern in time; try a shorter one."},
+    )
+    assert structured(refused) == {"type": "dgui_error", "message": error["message"], "payload": adversarial}
     assert (structured(pending)["type"], structured(pending)["step"]) == ("dgui_pending", 0)
     assert (structured(answered)["type"], structured(answered)["data"]) == ("dgui_response", {"code": "aaaa"})
 
@@ -183,7 +191,7 @@ async def test_another_users_form_is_not_found_and_a_caller_without_identity_ans
         read_back = await client.call_tool("get_form_response", {"formId": anonymous["formId"]})
         mine = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
 
-    codes = {structured(r)["error"]["code"] for r in (theirs, submit, nobody, alice_on_it)}
+    codes = {error_of(r)["code"] for r in (theirs, submit, nobody, alice_on_it)}
     assert codes == {"form_not_found"}
     assert (anonymous["type"], len(anonymous["formId"])) == ("dgui_form", 24)
     assert structured(answered)["type"] == "dgui_response"

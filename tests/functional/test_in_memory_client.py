@@ -88,7 +88,6 @@ async def test_widgets_emitted_before_a_failure_are_discarded(client: Client) ->
     message = "The demo failed on request, after emitting its widgets."
     assert result == CallToolResult(
         content=[TextContent(type="text", text=message)],
-        structured_content={"error": {"code": "demo_failure", "message": message}},
         meta={"error": {"code": "demo_failure", "message": message}},
         is_error=True,
     )
@@ -97,15 +96,24 @@ async def test_widgets_emitted_before_a_failure_are_discarded(client: Client) ->
 async def test_invalid_arguments_come_back_as_a_tool_error_the_model_can_fix(client: Client) -> None:
     async with client:
         result = await client.call_tool("display_demo", {"message": "", "extra": 1})
-    assert result.is_error
-    assert result.structured_content == {
-        "fields": {"message": "String should have at least 1 character", "extra": "Extra inputs are not permitted"},
-        "error": {
-            "code": "invalid_arguments",
-            "message": "Invalid arguments for display_demo: message: String should have at least 1 character; "
-            "extra: Extra inputs are not permitted",
+    message = (
+        "Invalid arguments for display_demo: message: String should have at least 1 character; "
+        "extra: Extra inputs are not permitted"
+    )
+    assert result == CallToolResult(
+        content=[TextContent(type="text", text=message)],
+        meta={
+            "error": {
+                "code": "invalid_arguments",
+                "message": message,
+                "fields": {
+                    "message": "String should have at least 1 character",
+                    "extra": "Extra inputs are not permitted",
+                },
+            }
         },
-    }
+        is_error=True,
+    )
 
 
 async def test_the_modern_stateless_protocol_serves_the_same_tools(core: Core) -> None:

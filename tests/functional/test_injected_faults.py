@@ -26,7 +26,7 @@ from storage_faults import (
     answer_lost,
     before,
 )
-from tool_results import structured
+from tool_results import error_of, structured
 from widget_mcp.apps.chess.repository import GameRepository
 from widget_mcp.apps.chess.service import ChessService, MoveRequest
 from widget_mcp.apps.forms.repository import FormRepository
@@ -96,12 +96,18 @@ def unavailable(tool: str, *, outcome_unknown: bool = False) -> dict[str, Any]:
     return {
         "is_error": True,
         "content": [TextContent(type="text", text=message)],
-        "structured": {"error": {"code": "service_unavailable", "message": message, "retryable": True}},
+        "structured": None,
+        "meta": {"error": {"code": "service_unavailable", "message": message, "retryable": True}},
     }
 
 
 def whole(result: CallToolResult) -> dict[str, Any]:
-    return {"is_error": result.is_error, "content": result.content, "structured": result.structured_content}
+    return {
+        "is_error": result.is_error,
+        "content": result.content,
+        "structured": result.structured_content,
+        "meta": result.meta,
+    }
 
 
 def assert_botocore_backed_off(delays: list[float], fault: Fault, retries: int = MAX_ATTEMPTS - 1) -> None:
@@ -215,8 +221,8 @@ async def test_a_conditional_check_failure_is_not_retried_and_answers_conflict_w
         lost = await client.call_tool("chess_move", {"gameId": game_id, "move": "e4", "expectedPly": 0}, meta=ALICE)
 
         assert lost.is_error
-        assert structured(lost)["error"]["code"] == "conflict"
-        assert "retryable" not in structured(lost)["error"]  # retry only after looking at the new position
+        assert error_of(lost)["code"] == "conflict"
+        assert "retryable" not in error_of(lost)  # retry only after looking at the new position
         assert (structured(lost)["ply"], structured(lost)["lastMove"]["san"]) == (1, "d4")
         assert faults.attempts == {"GetItem": 1, "PutItem": 1}
         assert backoff == []
@@ -234,7 +240,7 @@ async def test_a_form_answer_beaten_by_a_different_answer_is_refused_and_the_fir
 
         refused = await client.call_tool("submit_form", {"formId": form_id, "data": {"name": "Ada"}}, meta=ALICE)
 
-        assert (refused.is_error, structured(refused)["error"]["code"]) == (True, "already_answered")
+        assert (refused.is_error, error_of(refused)["code"]) == (True, "already_answered")
         assert faults.attempts["PutItem"] == 1
         stored = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
         assert structured(stored)["data"] == {"name": "Grace"}

@@ -15,7 +15,7 @@ from dynamodb_probe import client_for, moto_dynamodb
 from mcp import Client
 from mcp_types import CallToolResult
 from storage_faults import CONNECT_TIMEOUT, FaultInjector
-from tool_results import structured, text_of
+from tool_results import error_of, structured, text_of
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import time_ordered_id
@@ -118,7 +118,7 @@ async def test_a_stranger_gets_for_every_one_of_the_owners_ids_the_very_answer_a
             unknown = await client.call_tool(tool, fake_args, meta=stranger)
             assert theirs.is_error, (tool, args)
             expected = "game_not_found" if tool.startswith("chess") else "form_not_found"
-            assert structured(theirs)["error"]["code"] == expected
+            assert error_of(theirs)["code"] == expected
             assert wire(theirs, real_id) == wire(unknown, fake_id)
 
         listed = await client.call_tool("chess_list_games", {}, meta=stranger)
@@ -189,7 +189,7 @@ async def test_with_anonymous_state_refused_a_caller_without_identity_is_asked_f
             *[(tool, args) for tool, args, _ in calls_on(game_id, form_id)],
         ]
 
-        codes = [structured(await client.call_tool(tool, args, meta=meta))["error"]["code"] for tool, args in calls]
+        codes = [error_of(await client.call_tool(tool, args, meta=meta))["code"] for tool, args in calls]
 
         assert codes == ["identity_required"] * len(calls)
         assert table_items(dynamodb) == before
@@ -256,7 +256,7 @@ async def test_no_log_line_carries_the_users_location_locale_agent_or_ids_whatev
         )
         outcomes.append(await client.call_tool("chess_show_game", {"gameId": game_id}, meta=me))
 
-    assert [structured(r).get("error", {}).get("code") for r in outcomes] == [
+    assert [error_of(r)["code"] if r.is_error else None for r in outcomes] == [
         None,
         "conflict",
         "illegal_move",

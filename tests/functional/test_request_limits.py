@@ -139,15 +139,15 @@ async def test_an_argument_over_its_cap_is_refused_with_invalid_arguments_naming
 ) -> None:
     result = await limited.runtime.call(tool, {argument: value}, ME)
     assert result["isError"] is True
-    assert result["structuredContent"]["error"]["code"] == "invalid_arguments"
-    fields = result["structuredContent"]["fields"]
+    assert result["_meta"]["error"]["code"] == "invalid_arguments"
+    fields = result["_meta"]["error"]["fields"]
     assert any(where.split(".")[0] == argument for where in fields), fields
 
 
 @pytest.mark.parametrize("tool", sorted(set(SERVED_TOOLS) - {tool for tool, _, _ in ARGUMENTS}))
 async def test_a_tool_without_arguments_refuses_any_argument(limited: Core, tool: str) -> None:
     result = await limited.runtime.call(tool, {"anything": 1}, ME)
-    assert result["structuredContent"]["error"]["code"] == "invalid_arguments"
+    assert result["_meta"]["error"]["code"] == "invalid_arguments"
 
 
 @pytest.mark.parametrize(
@@ -164,5 +164,5 @@ async def test_json_text_nested_thousands_deep_in_a_form_is_an_invalid_schema_no
 ) -> None:
     result = await limited.runtime.call("ask_question", arguments, ME)
     assert result["isError"] is True
-    assert result["structuredContent"]["error"]["code"] == "invalid_schema"
+    assert result["_meta"]["error"]["code"] == "invalid_schema"
     assert result["structuredContent"]["type"] == "dgui_error"

@@ -18,6 +18,7 @@ from mcp import Client
 from mcp.client.auth import AuthorizationCodeResult, OAuthClientProvider
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
+from tool_results import error_of
 from widget_mcp.local.process import LocalServer, local_server
 
 CALLBACK = "http://127.0.0.1:1/callback"  # never reached: the test reads the redirect itself
@@ -78,7 +79,7 @@ async def signed_in_client(base: str, user: str, tokens: Tokens) -> AsyncIterato
 
 
 def error_code(result: Any) -> str:
-    return str(result.structured_content["error"]["code"])
+    return str(error_of(result)["code"])
 
 
 async def test_a_user_signs_in_through_the_official_client_and_plays_as_the_verified_subject(
@@ -138,7 +139,7 @@ async def test_chatgpt_calling_without_a_token_gets_an_in_band_challenge_to_link
     assert answer.status_code == 200
     result = answer.json()["result"]
     assert result["isError"] is True
-    assert result["structuredContent"]["error"]["code"] == "identity_required"
+    assert result["_meta"]["error"]["code"] == "identity_required"
     (challenge,) = result["_meta"]["mcp/www_authenticate"]
     assert challenge.startswith(f'Bearer resource_metadata="{server.base}/.well-known/oauth-protected-resource/mcp"')
 

@@ -18,7 +18,7 @@ import boto3
 import pytest
 from mcp import Client
 from mcp_types import CallToolResult
-from tool_results import structured
+from tool_results import error_of, structured
 from widget_mcp.local.process import LocalServer, local_server
 
 TABLE = "soak-state"
@@ -62,7 +62,7 @@ def quiet_server(server: LocalServer) -> Iterator[LocalServer]:
 
 
 def error_code(result: CallToolResult) -> str | None:
-    return structured(result)["error"]["code"] if result.is_error else None
+    return error_of(result)["code"] if result.is_error else None
 
 
 @dataclass
@@ -265,8 +265,7 @@ async def test_eight_clients_submitting_one_form_at_once_store_exactly_one_answe
                 outcomes["same answer"] += 1
             else:
                 refusal = structured(sub.result)
-                assert sub.result.is_error
-                assert (refusal["type"], refusal["error"]["code"]) == ("dgui_error", "already_answered")
+                assert (refusal["type"], error_of(sub.result)["code"]) == ("dgui_error", "already_answered")
                 assert refusal["payload"] == sub.data
                 outcomes["refused"] += 1
     assert sum(outcomes.values()) == rounds * CLIENTS

@@ -14,6 +14,7 @@ from lambda_transport import URL, lambda_http_client
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from storage_faults import SERVICE_UNAVAILABLE, THROTTLING, Fault, FaultInjector
+from tool_results import error_of
 from widget_mcp.storage.dynamodb import MAX_ATTEMPTS, DynamoDbDocumentStore
 
 ME = {"openai/subject": "lambda-faults"}
@@ -51,10 +52,9 @@ async def test_a_move_during_a_dynamodb_outage_answers_retryable_writes_nothing_
             failed = await client.call_tool("chess_move", move, meta=ME)
             took = time.monotonic() - began
 
-            assert failed.is_error
-            assert failed.structured_content is not None
-            assert failed.structured_content["error"]["code"] == "service_unavailable"
-            assert failed.structured_content["error"]["retryable"] is True
+            assert failed.structured_content is None
+            assert error_of(failed)["code"] == "service_unavailable"
+            assert error_of(failed)["retryable"] is True
             assert faults.attempts == {"GetItem": 1, "PutItem": MAX_ATTEMPTS}
             # botocore's jittered backoff, really slept: at most 1 s + 2 s when throttled, 25 ms + 50 ms otherwise.
             assert took < (3.0 if fault.throttling else 0.075) + 2.0

@@ -98,7 +98,7 @@ async def test_the_runtime_hands_tools_the_anonymous_state_setting() -> None:
     refused = await runtime("refuse").call("whose", {}, None)
 
     assert allowed["structuredContent"] == {"partition": "capability:d1"}
-    assert refused["structuredContent"]["error"]["code"] == "identity_required"
+    assert refused["_meta"]["error"]["code"] == "identity_required"
 
 
 async def test_with_sign_in_on_a_call_without_a_verified_subject_owns_nothing_whatever_the_setting() -> None:
@@ -107,5 +107,5 @@ async def test_with_sign_in_on_a_call_without_a_verified_subject_owns_nothing_wh
     unverified = await signed.call("whose", {}, {"openai/subject": "alice"})
     verified = await signed.call("whose", {}, None, subject="user-7")
 
-    assert unverified["structuredContent"]["error"]["code"] == "identity_required"
+    assert unverified["_meta"]["error"]["code"] == "identity_required"
     assert verified["structuredContent"] == {"partition": "oauth:user-7"}

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import threading
+from typing import Literal
 
 import pytest
 from pydantic import BaseModel, ConfigDict
-from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult
+from jsonschema import Draft202012Validator
+from widget_mcp.toolkit import ToolBook, ToolCall, ToolError, ToolResult
 from widget_mcp.toolkit.bundles import BundleManifest
 from widget_mcp.toolkit.runtime import TemplateSettings, ToolRuntime
 
@@ -73,6 +75,37 @@ def misbuilt(args: Strict, call: ToolCall) -> ToolResult:
     return ToolResult(structured=Thread.model_validate({"internal_field": 1}), narration="never")
 
 
+class Refusal(BaseModel):
+    kind: Literal["refusal"]
+    reason: str
+
+
+class Payload(BaseModel):
+    structured: Literal["thread", "refusal", "undeclared", "none"]
+
+
+@book.tool(
+    name="refuse",
+    title="Refuse",
+    description="Refuses with the structured payload asked for.",
+    output=Thread,
+    error_output=Refusal,
+    read_only=True,
+    destructive=False,
+    open_world=False,
+    invoking="Refusing…",
+    invoked="Refused",
+)
+def refuse(args: Payload, call: ToolCall) -> ToolResult:
+    structured = {
+        "thread": Thread(name="main"),
+        "refusal": Refusal(kind="refusal", reason="asked to"),
+        "undeclared": Empty(),
+        "none": None,
+    }[args.structured]
+    raise ToolError("Refused, as asked.", code="refused", details={"fields": {"x": "bad"}}, structured=structured)
+
+
 class Recorder:
     def __init__(self) -> None:
         self.reports: list[tuple[str, str | None]] = []
@@ -97,12 +130,6 @@ async def test_an_unexpected_exception_is_logged_and_masked(caplog: pytest.LogCa
     result = await runtime.call("crash", {}, None)
     assert result == {
         "content": [{"type": "text", "text": "crash failed because of an error on the server; it has been logged."}],
-        "structuredContent": {
-            "error": {
-                "code": "internal_error",
-                "message": "crash failed because of an error on the server; it has been logged.",
-            }
-        },
         "isError": True,
         "_meta": {
             "error": {
@@ -123,8 +150,40 @@ async def test_only_the_arguments_failing_the_input_model_are_invalid_arguments_
     runtime = ToolRuntime([book], TEMPLATES, BundleManifest(), observer=recorder)
     refused = await runtime.call("misbuilt", {"extra": 1}, None)
     broken = await runtime.call("misbuilt", {}, None)
-    assert refused["structuredContent"]["error"]["code"] == "invalid_arguments"
-    assert broken["structuredContent"]["error"]["code"] == "internal_error"
+    assert refused["_meta"]["error"]["code"] == "invalid_arguments"
+    assert broken["_meta"]["error"]["code"] == "internal_error"
     assert "internal_field" not in str(broken)  # the model's insides stay in the log
     assert any("internal_field" in (r.exc_text or "") for r in caplog.records)
     assert recorder.reports == [("misbuilt", "invalid_arguments"), ("misbuilt", "internal_error")]
+
+
+@pytest.mark.parametrize(
+    ("payload", "structured"),
+    [("thread", {"name": "main"}), ("refusal", {"kind": "refusal", "reason": "asked to"}), ("none", None)],
+)
+async def test_an_error_carries_structured_content_only_as_a_declared_model_that_its_output_schema_admits(
+    payload: str, structured: dict[str, str] | None
+) -> None:
+    runtime = ToolRuntime([book], TEMPLATES, BundleManifest())
+    (listed,) = [t for t in runtime.tool_list if t["name"] == "refuse"]
+    result = await runtime.call("refuse", {"structured": payload}, None)
+    assert result.get("structuredContent") == structured
+    assert result["isError"] is True
+    assert result["content"] == [{"type": "text", "text": "Refused, as asked."}]
+    assert result["_meta"] == {"error": {"code": "refused", "message": "Refused, as asked.", "fields": {"x": "bad"}}}
+    schema = Draft202012Validator(listed["outputSchema"])
+    assert listed["outputSchema"]["type"] == "object"  # hosts require it at the top, union or not
+    assert schema.is_valid(result.get("structuredContent", {"name": "any thread"}))
+    assert not schema.is_valid({"reason": "a refusal without its kind"})
+
+
+async def test_a_structured_payload_the_tool_does_not_declare_is_a_logged_internal_error_not_a_schema_mismatch(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    recorder = Recorder()
+    runtime = ToolRuntime([book], TEMPLATES, BundleManifest(), observer=recorder)
+    result = await runtime.call("refuse", {"structured": "undeclared"}, None)
+    assert "structuredContent" not in result
+    assert result["_meta"]["error"]["code"] == "internal_error"
+    assert recorder.reports == [("refuse", "internal_error")]
+    assert any("structured Empty" in r.getMessage() and r.levelname == "ERROR" for r in caplog.records)

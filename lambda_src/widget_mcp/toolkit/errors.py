@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
+
 
 class DeclarationError(ValueError):
     """A tool or widget declaration breaks a host rule; raised at import time, never per call."""
@@ -15,11 +17,14 @@ class DeclarationError(ValueError):
 
 
 class ToolError(ValueError):
-    """A failure the caller should see: becomes an `isError` result with `structuredContent.error`.
+    """A failure the caller should see: becomes an `isError` result (see `results.error_wire`).
 
-    `code` is a stable snake_case identifier (e.g. `game_not_found`); `message` is a sentence for people;
-    `details` lands beside them in `structuredContent` (e.g. the current state on a conflict);
-    `meta` becomes the result's `_meta`, for what only a widget needs to recover.
+    `code` is a stable snake_case identifier (e.g. `game_not_found`); `message` is a sentence for people, naming
+    what went wrong and what to do. `details` land beside them in `_meta.error`, for programs (e.g. `fields`: a
+    message per argument). `structured` becomes the result's structuredContent: clients validate it against the
+    tool's outputSchema even on errors, so it must be an instance of the tool's `output` or `error_output` model
+    (e.g. the current game on a conflict), or the call fails as `internal_error`. `meta` joins the result's `_meta`,
+    for what only a widget needs to recover.
     """
 
     code: str = "tool_error"
@@ -31,6 +36,7 @@ class ToolError(ValueError):
         *,
         code: str | None = None,
         details: dict[str, Any] | None = None,
+        structured: BaseModel | None = None,
         meta: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
@@ -38,6 +44,7 @@ class ToolError(ValueError):
             self.code = code
         self.message = message
         self.details = details or {}
+        self.structured = structured
         self.meta = meta or {}
 
 

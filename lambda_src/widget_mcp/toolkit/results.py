@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel
@@ -57,21 +58,24 @@ class ToolResult:
 def error_wire(
     code: str,
     message: str,
-    details: dict[str, Any] | None = None,
     *,
+    details: Mapping[str, Any] | None = None,
+    structured: dict[str, Any] | None = None,
     retryable: bool = False,
-    meta: dict[str, Any] | None = None,
+    meta: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    structured: dict[str, Any] = dict(details or {})
+    """An error result: `message` for the model in `content`, `{code, message, **details}` in `_meta.error` for
+    widgets and programs (every client passes `_meta` through unvalidated), and `structured` only when the caller
+    checked it conforms to the tool's outputSchema: clients may validate structuredContent on errors too."""
     error: dict[str, Any] = {"code": code, "message": message}
+    error.update((key, value) for key, value in (details or {}).items() if key not in error)
     if retryable:
         error["retryable"] = True
-    structured["error"] = error
     wire: dict[str, Any] = {
         "content": [{"type": "text", "text": message}],
-        "structuredContent": structured,
         "isError": True,
-        # Widgets and programs read the code here; every client passes `_meta` through unvalidated.
         "_meta": {**(meta or {}), "error": error},
     }
+    if structured is not None:
+        wire["structuredContent"] = structured
     return wire

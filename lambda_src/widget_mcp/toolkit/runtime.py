@@ -154,7 +154,7 @@ class ToolRuntime:
                 raise TypeError(f"tool {name} returned {type(result).__name__}, not ToolResult")
             return result.to_wire(call.widgets)
         except Exception as exc:  # noqa: BLE001 - the one place failures become results
-            wire, error_code = error_result(exc, name)
+            wire, error_code = error_result(exc, spec)
             return wire
         finally:
             self._observer.finished(name, error_code, time.perf_counter() - started)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
 from widget_mcp.toolkit.call import ToolCall
 from widget_mcp.toolkit.errors import DeclarationError
@@ -45,12 +45,17 @@ class ToolSpec:
     invoked: str
     handler: Handler
     widget: WidgetSpec | None = None
+    # The structuredContent this tool's error results may carry besides `output_model` (e.g. DGUI's `dgui_error`);
+    # the outputSchema admits both, since clients validate structuredContent on errors too.
+    error_output: type[BaseModel] | None = None
     widget_accessible: bool = False
     visibility: Visibility = "public"
     # With sign-in on, the scopes a caller's token must hold; None keeps the tool public.
     sign_in: tuple[str, ...] | None = None
     # The inputSchema, generated once: the cap check and the tool list both read it.
     input_schema: dict[str, Any] = field(init=False, repr=False, compare=False)
+    # The outputSchema, generated once: the output model, or the union of it and `error_output`.
+    output_schema: dict[str, Any] = field(init=False, repr=False, compare=False)
     # Whether the handler is a coroutine function, read once: every call asks.
     is_async: bool = field(init=False, repr=False, compare=False)
 
@@ -70,11 +75,22 @@ class ToolSpec:
             raise DeclarationError(self.name, "a private tool is only reachable from a widget: set widget_accessible")
         if not isinstance(self.output_model, type) or not issubclass(self.output_model, BaseModel):
             raise DeclarationError(self.name, "output_model must be a pydantic model (it becomes the outputSchema)")
+        if self.error_output is not None and not (
+            isinstance(self.error_output, type) and issubclass(self.error_output, BaseModel)
+        ):
+            raise DeclarationError(self.name, "error_output must be a pydantic model (it joins the outputSchema)")
         object.__setattr__(self, "input_schema", json_schema(self.input_model))
+        object.__setattr__(self, "output_schema", output_json_schema(self.output_model, self.error_output))
         object.__setattr__(self, "is_async", inspect.iscoroutinefunction(self.handler))
         uncapped = uncapped_arguments(self.input_schema)
         if uncapped:
             raise DeclarationError(self.name, "; ".join(f"argument {arg!r} {problem}" for arg, problem in uncapped))
+
+    def declares(self, structured: BaseModel) -> bool:
+        """Whether `structured` may be this tool's structuredContent: an instance of a model its outputSchema
+        was generated from, so it conforms by construction."""
+        models = (self.output_model,) if self.error_output is None else (self.output_model, self.error_output)
+        return isinstance(structured, models)
 
     def security_schemes(self, auth: SignInDeclaration | None) -> list[dict[str, Any]]:
         """How a host must call the tool: anonymously, or with an OAuth token holding these scopes."""
@@ -117,7 +133,7 @@ class ToolSpec:
             "title": self.title,
             "description": self.description,
             "inputSchema": self.input_schema,
-            "outputSchema": json_schema(self.output_model),
+            "outputSchema": self.output_schema,
             "annotations": annotations,
             # Outside the MCP schema, so the SDK's serializer drops it; WireExtras (wire_extras.py) puts it back.
             "securitySchemes": schemes,
@@ -129,6 +145,16 @@ class ToolSpec:
 def json_schema(model: type[BaseModel]) -> dict[str, Any]:
     """A model's JSON Schema, generated once per process (several tools share a model); read-only."""
     return model.model_json_schema()
+
+
+@cache
+def output_json_schema(output: type[BaseModel], error_output: type[BaseModel] | None) -> dict[str, Any]:
+    """A tool's outputSchema: its output model's, or with `error_output`, an object that is either of the two
+    (hosts require `type: "object"` at the top; `anyOf` keeps it readable by any JSON Schema validator)."""
+    if error_output is None:
+        return json_schema(output)
+    union: dict[str, Any] = TypeAdapter(output | error_output).json_schema()
+    return {"type": "object", **union}
 
 
 # What bounds a value of each JSON type in an input schema: anything a caller sends is stored or processed,
@@ -201,8 +227,12 @@ class ToolBook:
         widget_accessible: bool = False,
         visibility: Visibility = "public",
         sign_in: tuple[str, ...] | None = None,
+        error_output: type[BaseModel] | None = None,
     ) -> Callable[[Handler], Handler]:
-        """Declare a tool. The hints have no defaults on purpose: hosts require all three to be stated."""
+        """Declare a tool. The hints have no defaults on purpose: hosts require all three to be stated.
+
+        An error result carries structuredContent only when its `ToolError` gives a `structured` instance of
+        `output` or of `error_output` (declared here, so the outputSchema admits it)."""
 
         def register(fn: Handler) -> Handler:
             if name in self.tools:
@@ -221,6 +251,7 @@ class ToolBook:
                 invoked=invoked,
                 handler=fn,
                 widget=widget,
+                error_output=error_output,
                 widget_accessible=widget_accessible,
                 visibility=visibility,
                 sign_in=sign_in,

@@ -56,7 +56,7 @@ def _chess_errors() -> Iterator[None]:
         raise ToolError(
             str(exc),
             code=exc.code,
-            details=views.game_state(exc.current).model_dump(mode="json"),
+            structured=views.game_state(exc.current),
             meta={**views.game_meta(current), WIDGET_SESSION_KEY: exc.current.game_id},
         ) from exc
     except (ChessError, GameNotFound) as exc:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from widget_mcp.apps.forms.domain import FormError, FormSession, InvalidAnswer
 from widget_mcp.apps.forms.repository import FormRepository
 from widget_mcp.apps.forms.service import FormChanged, FormNotFound, FormService
-from widget_mcp.apps.forms.tools import FormPayload, ResponsePayload
+from widget_mcp.apps.forms.tools import DguiError, FormPayload, ResponsePayload
 from widget_mcp.toolkit import ToolCall, ToolError, ToolResult
 from widget_mcp.toolkit.errors import IdentityRequired
 from widget_mcp.toolkit.ownership import StateOwner
@@ -48,24 +48,20 @@ def _summary(data: dict[str, Any], limit: int = 400) -> str:
 
 @contextmanager
 def _dgui_errors() -> Iterator[None]:
-    """Form failures become `dgui_error` results (the seed's shape) that also carry the contract's `error`."""
+    """Form failures become error results whose structuredContent is a `dgui_error` (the seed's shape, which the
+    forms tools declare as their error_output); an answer's per-field messages go to `_meta.error.fields`."""
     try:
         yield
     except FormError as exc:
-        details: dict[str, Any] = {"type": "dgui_error", "message": exc.message, "payload": exc.payload}
-        if isinstance(exc, InvalidAnswer):
-            details["fields"] = exc.fields
-        raise ToolError(exc.message, code=exc.code, details=details) from exc
+        details = {"fields": exc.fields} if isinstance(exc, InvalidAnswer) else None
+        dgui = DguiError(message=exc.message, payload=exc.payload)
+        raise ToolError(exc.message, code=exc.code, details=details, structured=dgui) from exc
     except RecursionError:
         # JSON text nested thousands deep (in a schema string, or a step in metadata.next) overflows the parser.
         message = "Invalid JSON schema. It nests too deeply to read."
-        raise ToolError(
-            message, code="invalid_schema", details={"type": "dgui_error", "message": message, "payload": None}
-        ) from None
+        raise ToolError(message, code="invalid_schema", structured=DguiError(message=message)) from None
     except (FormNotFound, IdentityRequired, FormChanged) as exc:
-        raise ToolError(
-            str(exc), code=exc.code, details={"type": "dgui_error", "message": str(exc), "payload": None}
-        ) from exc
+        raise ToolError(str(exc), code=exc.code, structured=DguiError(message=str(exc))) from exc
 
 
 class FormHandlers:

@@ -139,6 +139,18 @@ class ResponsePayload(BaseModel):
     next: FormPayload | None = None
 
 
+class DguiError(BaseModel):
+    """A `dgui_error` (seed 001): what went wrong with a form or an answer, and the input it was about. The forms
+    tools' errors carry it as structuredContent, so their outputSchema admits it (`error_output`)."""
+
+    # The schema describes what is sent: all three keys, always (`payload` null when there is none).
+    model_config = ConfigDict(json_schema_mode_override="serialization", json_schema_serialization_defaults_required=True)
+
+    type: Literal["dgui_error"] = "dgui_error"
+    message: str
+    payload: Any = None
+
+
 def build_book(context: AppContext) -> ToolBook:
     """The forms tools on this context's store and settings."""
     # A question that is not JSON is refused by the forms domain before anything is stored.
@@ -164,6 +176,7 @@ def build_book(context: AppContext) -> ToolBook:
             "with get_form_response and the returned formId. Never assume values the user has not given."
         ),
         output=FormPayload,
+        error_output=DguiError,
         read_only=False,
         destructive=False,
         open_world=False,
@@ -180,6 +193,7 @@ def build_book(context: AppContext) -> ToolBook:
         title="Submit a form",
         description="Called by the form widget with the user's answers; they are checked against the form's schema.",
         output=ResponsePayload,
+        error_output=DguiError,
         read_only=False,
         destructive=False,
         open_world=False,
@@ -198,6 +212,7 @@ def build_book(context: AppContext) -> ToolBook:
         title="Get a form's answers",
         description="Returns the user's answers to a form shown by ask_question, or says it is still unanswered.",
         output=ResponsePayload,
+        error_output=DguiError,
         read_only=True,
         destructive=False,
         open_world=False,
