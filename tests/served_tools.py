@@ -9,3 +9,5 @@ _SPECS = [spec for book in load_books(AppContext(Settings(), InMemoryDocumentSto
 SERVED_TOOLS = [spec.name for spec in _SPECS]
 # The tools a user (or the model) may call, as against app-only ones (`private`: only a widget calls them).
 USER_TOOLS = [spec.name for spec in _SPECS if spec.visibility != "private"]
+# Each tool's outputSchema, as listed: every structuredContent it returns, errors included, must validate.
+OUTPUT_SCHEMAS = {spec.name: spec.output_schema for spec in _SPECS}

@@ -7,7 +7,11 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
+
+from jsonschema import Draft202012Validator
+from served_tools import OUTPUT_SCHEMAS
 
 # Text that would mean an internal detail left the server: a trace, a source path, a class repr.
 LEAK_MARKERS = (
@@ -87,7 +91,8 @@ def _expected_id(request_body: bytes) -> tuple[bool, Any]:
     return notification, rid if valid else None
 
 
-def assert_json_rpc_response(document: Any, expected_id: Any) -> None:
+def assert_json_rpc_response(document: Any, expected_id: Any, tool: str | None = None) -> None:
+    """`tool`: the served tool a tools/call named, whose outputSchema a result's structuredContent must match."""
     assert isinstance(document, dict), document
     assert document.get("jsonrpc") == "2.0", document
     assert set(document) <= JSON_RPC_KEYS, document
@@ -106,18 +111,41 @@ def assert_json_rpc_response(document: Any, expected_id: Any) -> None:
         result = document["result"]
         assert isinstance(result, dict), result
         if "content" in result:
-            _assert_tool_result(result)
+            _assert_tool_result(result, tool)
 
 
-def _assert_tool_result(result: dict[str, Any]) -> None:
+@cache
+def _output_validator(tool: str) -> Draft202012Validator:
+    return Draft202012Validator(OUTPUT_SCHEMAS[tool])
+
+
+def _assert_tool_result(result: dict[str, Any], tool: str | None) -> None:
     assert isinstance(result["content"], list), result
     if result.get("isError"):
-        error = result["structuredContent"]["error"]
+        error = result["_meta"]["error"]
         assert isinstance(error["code"], str), error
         assert isinstance(error["message"], str), error
         assert error["code"] != "internal_error", f"a tool failed unexpectedly: {error}"
         assert result["content"], result
-        assert result["content"][0]["text"], result
+        assert result["content"][0]["text"] == error["message"], result
+    # The TypeScript SDK v1 client (most hosts) rejects a result whose structuredContent misses the outputSchema,
+    # errors included: the model would see a schema error instead of the sentence.
+    if "structuredContent" in result and tool in OUTPUT_SCHEMAS:
+        problems = [e.message for e in _output_validator(tool).iter_errors(result["structuredContent"])]
+        assert not problems, (tool, problems, result["structuredContent"])
+
+
+def _called_tool(request_body: bytes) -> str | None:
+    """The tool a tools/call request names, if it is one."""
+    try:
+        message = json.loads(request_body)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(message, dict) or message.get("method") != "tools/call":
+        return None
+    params = message.get("params")
+    name = params.get("name") if isinstance(params, dict) else None
+    return name if isinstance(name, str) else None
 
 
 def check_answer(
@@ -139,13 +167,14 @@ def check_answer(
     assert_no_leak(text, request_body, request_headers)
     assert headers.get("content-type", "").startswith("application/json"), headers
     document = _strict_json(text)
+    tool = _called_tool(request_body)
     if status == 200:
-        assert_json_rpc_response(document, expected_id)
+        assert_json_rpc_response(document, expected_id, tool)
     else:
         assert 400 <= status < 500, status
         assert isinstance(document, dict), document
         if "jsonrpc" in document:
-            assert_json_rpc_response(document, expected_id)
+            assert_json_rpc_response(document, expected_id, tool)
     return document
 
 

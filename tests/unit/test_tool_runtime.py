@@ -6,8 +6,8 @@ import threading
 from typing import Literal
 
 import pytest
-from pydantic import BaseModel, ConfigDict
 from jsonschema import Draft202012Validator
+from pydantic import BaseModel, ConfigDict
 from widget_mcp.toolkit import ToolBook, ToolCall, ToolError, ToolResult
 from widget_mcp.toolkit.bundles import BundleManifest
 from widget_mcp.toolkit.runtime import TemplateSettings, ToolRuntime

@@ -176,10 +176,14 @@ async def test_an_empty_name_is_an_error_result_with_its_code(client: Client) ->
     async with client:
         result = await client.call_tool("${name}_greet", {"name": "  "})
 
-    assert result.is_error
-    assert result.structured_content == {
-        "error": {"code": "empty_name", "message": "Give a name to greet: it was empty."}
-    }
+    # The code is in _meta.error, where widgets and programs read it; no structuredContent (it would have to
+    # match the tool's outputSchema, which describes a greeting).
+    message = "Give a name to greet: it was empty."
+    assert result == CallToolResult(
+        content=[TextContent(type="text", text=message)],
+        meta={"error": {"code": "empty_name", "message": message}},
+        is_error=True,
+    )
 '''
 
 WIDGET_MAIN = """// The $title app's widget: shows the greeting from the tool's structuredContent.
@@ -188,16 +192,16 @@ import "../shared/zod-jitless"; // first: before any module builds a zod schema
 import "../shared/base.css";
 import "./$name.css";
 import { startWidget, type ToolResult } from "../shared/bridge";
-import { el, isRecord } from "../shared/dom";
+import { el } from "../shared/dom";
+import { failureOf } from "../shared/errors";
 
 function render(root: HTMLElement, result: ToolResult): void {
   // Text from the model or a user is always set as text, never as HTML.
-  if (result.isError) {
-    // An error result's structuredContent is {error: {code, message}}: show it as an error, not as a greeting.
-    const error = isRecord(result.structuredContent?.error) ? result.structuredContent.error : {};
-    const text = typeof error.message === "string" ? error.message : result.content?.[0]?.text;
-    const message = text ?? "The tool failed.";
-    root.replaceChildren(el("p", { class: "wm-error", role: "alert", "data-testid": "$name-error" }, message));
+  // An error result says what went wrong in `_meta.error` ({code, message}): show it, not a greeting.
+  const failure = failureOf(result);
+  if (failure) {
+    const attrs = { class: "wm-error", role: "alert", "data-testid": "$name-error", "data-code": failure.code };
+    root.replaceChildren(el("p", attrs, failure.message));
     return;
   }
   const greeting = result.structuredContent?.greeting;

@@ -7,7 +7,7 @@ import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -153,7 +153,7 @@ def output_json_schema(output: type[BaseModel], error_output: type[BaseModel] | 
     (hosts require `type: "object"` at the top; `anyOf` keeps it readable by any JSON Schema validator)."""
     if error_output is None:
         return json_schema(output)
-    union: dict[str, Any] = TypeAdapter(output | error_output).json_schema()
+    union: dict[str, Any] = TypeAdapter(cast(Any, output | error_output)).json_schema()
     return {"type": "object", **union}
 
 

@@ -5,7 +5,8 @@ import "../shared/base.css";
 import "./chess.css";
 import "./play.css";
 import { startWidget, type Host, type ToolResult } from "../shared/bridge";
-import { el, isRecord } from "../shared/dom";
+import { el } from "../shared/dom";
+import { failureOf } from "../shared/errors";
 import { kingSquare, renderBoard, squaresInOrder } from "./board";
 import { parsePlacement, pieceName } from "./fen";
 import { parseGame, parseMeta, statusText, type GameMeta, type GameState } from "./game";
@@ -68,11 +69,11 @@ class ChessWidget {
   private accept(result: ToolResult): void {
     const before = this.game;
     const structured = result.structuredContent;
-    const error = result.isError && isRecord(structured?.error) ? structured.error : null;
+    const failure = failureOf(result, "The move was refused.");
+    // A conflict's structuredContent is the current game; other errors carry none.
     const game = parseGame(structured);
-    if (error) {
-      const code = typeof error.code === "string" ? error.code : "error";
-      const message = typeof error.message === "string" ? error.message : "The move was refused.";
+    if (failure) {
+      const { code, message } = failure;
       if (code === "conflict" && game) {
         this.show(game, result._meta);
         this.notice = { kind: "info", code, text: `The game changed elsewhere; the board now shows it. (${message})` };
@@ -88,8 +89,6 @@ class ChessWidget {
     } else if (Array.isArray(structured?.games)) {
       this.listing = structured.games;
       this.game = null;
-    } else if (result.isError) {
-      this.notice = { kind: "error", text: result.content?.find((c) => c.text)?.text ?? "The tool failed." };
     }
     this.selected = null;
     this.promotion = null;

@@ -5,19 +5,17 @@ import "../shared/base.css";
 import "../chess/chess.css";
 import "./display.css";
 import { startWidget, type ToolResult } from "../shared/bridge";
-import { el, isRecord } from "../shared/dom";
+import { el } from "../shared/dom";
+import { failureOf } from "../shared/errors";
 import { parseWidgets, renderWidget } from "./registry";
 
 function render(root: HTMLElement, result: ToolResult): void {
   const widgets = parseWidgets(result._meta);
   const box = el("div", { class: "wm-display", "data-count": widgets.length });
-  if (result.isError) {
-    const error = isRecord(result.structuredContent?.error) ? result.structuredContent.error : {};
-    const message = typeof error.message === "string" ? error.message : (result.content?.[0]?.text ?? "The tool failed.");
-    box.appendChild(el("p", { class: "wm-error", role: "alert" }, message));
-  }
+  const failure = failureOf(result);
+  if (failure) box.appendChild(el("p", { class: "wm-error", role: "alert", "data-code": failure.code }, failure.message));
   for (const widget of widgets) box.appendChild(renderWidget(widget));
-  if (!widgets.length && !result.isError) {
+  if (!widgets.length && !failure) {
     const narration = result.content?.find((c) => c.type === "text" && c.text)?.text;
     box.appendChild(el("p", { class: "wm-muted" }, narration ?? "Nothing to show."));
   }

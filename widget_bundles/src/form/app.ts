@@ -124,7 +124,7 @@ export function FormApp({ host, initial, saved }: Props): ReactNode {
     }
     const sc = result.structuredContent ?? {};
     if (result.isError || sc.type !== "dgui_response") {
-      const problem = parseError(sc, result.content?.find((c) => c.text)?.text ?? "The answers were not accepted.");
+      const problem = parseError(result, result.content?.find((c) => c.text)?.text ?? "The answers were not accepted.");
       setExtraErrors(Object.keys(problem.fields).length ? (toErrorSchema(problem.fields) as ErrorSchema) : undefined);
       setNotice(problem);
       setPhase("error");

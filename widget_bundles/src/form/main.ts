@@ -26,7 +26,7 @@ function show(root: HTMLElement, host: Host, result: ToolResult): void {
     reactRoot?.unmount();
     reactRoot = null;
     shownFormId = null;
-    const problem = parseError(result.structuredContent, result.content?.find((c) => c.text)?.text ?? "This result has no form to show.");
+    const problem = parseError(result, result.content?.find((c) => c.text)?.text ?? "This result has no form to show.");
     root.replaceChildren(el("p", { class: "wm-error", role: "alert", "data-testid": "form-message", "data-code": problem.code }, problem.message));
     return;
   }

@@ -2,6 +2,7 @@
 // Everything here comes from the model or the server: it is parsed defensively and never treated as markup.
 
 import { isRecord } from "../shared/dom";
+import { failureOf, type ToolFailure } from "../shared/errors";
 
 export type Json = Record<string, unknown>;
 
@@ -15,12 +16,8 @@ export interface FormPayload {
   steps: number;
 }
 
-export interface DguiError {
-  code: string;
-  message: string;
-  /** Field path ("departureDate", "address.city", "(form)") → the server's message. */
-  fields: Record<string, string>;
-}
+/** What the form shows when the server refused: the code and sentence, and a message per field where it gave some. */
+export type DguiError = ToolFailure;
 
 export function parseForm(value: unknown): FormPayload | null {
   if (!isRecord(value) || value.type !== "dgui_form" || typeof value.formId !== "string" || !isRecord(value.schema)) {
@@ -40,15 +37,10 @@ export function parseForm(value: unknown): FormPayload | null {
   };
 }
 
-export function parseError(structured: unknown, fallback: string): DguiError {
-  const sc = isRecord(structured) ? structured : {};
-  const error = isRecord(sc.error) ? sc.error : {};
-  const fields: Record<string, string> = {};
-  if (isRecord(sc.fields)) {
-    for (const [path, message] of Object.entries(sc.fields)) fields[path] = String(message);
-  }
-  const message = typeof error.message === "string" ? error.message : typeof sc.message === "string" ? sc.message : fallback;
-  return { code: typeof error.code === "string" ? error.code : "error", message, fields };
+/** The refusal an error result carries in `_meta.error` (its structuredContent, a `dgui_error`, says the same
+ * sentence), or `fallback` for a result that is not an error but holds no form either. */
+export function parseError(result: { isError?: unknown; _meta?: unknown; content?: unknown }, fallback: string): DguiError {
+  return failureOf(result, fallback) ?? { code: "error", message: fallback, fields: {} };
 }
 
 // uiSchema options that would let model text be parsed as markdown/markup, or move the `root_<field>` ids.

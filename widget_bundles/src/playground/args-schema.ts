@@ -132,13 +132,27 @@ function placeholder(schema: Schema): unknown {
   }
 }
 
+/** The top-level fields a structuredContent of this outputSchema may have: its properties, or those of each branch
+ * of a union (`anyOf`/`oneOf` of local `$ref`s, as a tool with an error_output declares). */
+function outputFields(schema: unknown): Set<string> {
+  const fields = new Set<string>();
+  if (!isRecord(schema)) return fields;
+  const defs = isRecord(schema.$defs) ? schema.$defs : {};
+  const resolve = (node: unknown): unknown =>
+    isRecord(node) && typeof node.$ref === "string" && node.$ref.startsWith("#/$defs/") ? defs[node.$ref.slice(8)] : node;
+  const branches = [schema, ...[schema.anyOf, schema.oneOf].flatMap((b) => (Array.isArray(b) ? b : []))];
+  for (const branch of branches.map(resolve)) {
+    if (isRecord(branch) && isRecord(branch.properties)) for (const key of Object.keys(branch.properties)) fields.add(key);
+  }
+  return fields;
+}
+
 /** Another tool whose result carries `field` at the top of its structuredContent and that can be called without
  * it: chess_new_game makes a gameId, ask_question a formId. Tools a user may call come before app-only ones. */
 export function producerOf(field: string, tool: string, tools: readonly ToolSchemas[]): ToolSchemas | undefined {
   const candidates = tools.filter((t) => {
     if (t.name === tool) return false;
-    const out = isRecord(t.outputSchema) && isRecord(t.outputSchema.properties) ? t.outputSchema.properties : {};
-    return field in out && !properties(t.inputSchema).required.has(field);
+    return outputFields(t.outputSchema).has(field) && !properties(t.inputSchema).required.has(field);
   });
   return candidates.find((t) => t.visibility !== "private") ?? candidates[0];
 }

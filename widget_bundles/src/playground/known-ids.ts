@@ -5,6 +5,7 @@
 // forgotten when a call that used it answers not-found.
 
 import { isRecord } from "../shared/dom";
+import { failureOf } from "../shared/errors";
 import { remember } from "./args-schema";
 
 const LIMIT = 20;
@@ -15,16 +16,10 @@ interface Known {
   value: string;
 }
 
-/** The code of a tool's error result (`structuredContent.error.code`), or "". */
-function errorCode(result: Record<string, unknown>): string {
-  const structured = result.structuredContent;
-  const error = result.isError && isRecord(structured) ? structured.error : undefined;
-  return isRecord(error) && typeof error.code === "string" ? error.code : "";
-}
-
-/** The apps answer an id their caller has no state under with `<thing>_not_found` (game_not_found, form_not_found). */
+/** The apps answer an id their caller has no state under with `<thing>_not_found` (game_not_found, form_not_found),
+ * a code an error result carries in `_meta.error`. */
 function saysNotFound(result: Record<string, unknown>): boolean {
-  return errorCode(result).endsWith("_not_found");
+  return failureOf(result)?.code.endsWith("_not_found") ?? false;
 }
 
 export class KnownIds {

@@ -5,6 +5,7 @@ import "../shared/zod-jitless"; // first: before any module builds a zod schema
 import "../shared/base.css";
 import "./playground.css";
 import { asText, el, isRecord } from "../shared/dom";
+import { failureOf } from "../shared/errors";
 import { applyTheme, type Theme } from "../shared/theme";
 import { describeViolation } from "./csp-watch";
 import { ArgsPanel } from "./args-form";
@@ -89,7 +90,7 @@ const frameHost: FrameHost = {
     }
     known.learn(result);
     known.forgetGone(args, result);
-    widgetResult(name, result.isError ? "error" : "ok", resultSummary(result));
+    widgetResult(name, failureOf(result) ? "error" : "ok", resultSummary(result));
     return result;
   },
   message(text) {
@@ -146,8 +147,9 @@ async function run(name: string, given: Record<string, unknown>): Promise<void> 
   const result = await callTool(name, args);
   known.learn(result);
   forgetGone(name, args, result);
-  const answer = say(result.isError ? "error" : "assistant", narration(result));
-  Object.assign(answer.dataset, { tool: name, outcome: result.isError ? "error" : "ok" });
+  const failed = failureOf(result) !== null;
+  const answer = say(failed ? "error" : "assistant", narration(result));
+  Object.assign(answer.dataset, { tool: name, outcome: failed ? "error" : "ok" });
   const uri = tools.find((t) => t.name === name)?.resourceUri;
   if (uri) await render({ tool: name, uri, toolInput: args, result });
   app.dataset.state = "rendered";

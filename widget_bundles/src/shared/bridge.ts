@@ -129,11 +129,15 @@ export function startWidget(options: WidgetOptions): Host {
 function followOpenAi(openai: OpenAiApi, onResult: (result: ToolResult) => void): void {
   applyTheme(openai.theme);
   const deliver = (): void => {
-    if (isRecord(openai.toolOutput)) {
-      const result: ToolResult = { structuredContent: openai.toolOutput };
-      if (isRecord(openai.toolResponseMetadata)) result._meta = openai.toolResponseMetadata;
-      onResult(result);
-    }
+    const meta = isRecord(openai.toolResponseMetadata) ? openai.toolResponseMetadata : undefined;
+    // An error result may have no structuredContent at all: its `_meta.error` says what went wrong.
+    const failed = isRecord(meta?.error);
+    if (!isRecord(openai.toolOutput) && !failed) return;
+    const result: ToolResult = {};
+    if (isRecord(openai.toolOutput)) result.structuredContent = openai.toolOutput;
+    if (meta) result._meta = meta;
+    if (failed) result.isError = true;
+    onResult(result);
   };
   queueMicrotask(deliver); // after startWidget has returned the host to its caller
   window.addEventListener(SET_GLOBALS_EVENT, (event) => {

@@ -144,7 +144,9 @@ class DguiError(BaseModel):
     tools' errors carry it as structuredContent, so their outputSchema admits it (`error_output`)."""
 
     # The schema describes what is sent: all three keys, always (`payload` null when there is none).
-    model_config = ConfigDict(json_schema_mode_override="serialization", json_schema_serialization_defaults_required=True)
+    model_config = ConfigDict(
+        json_schema_mode_override="serialization", json_schema_serialization_defaults_required=True
+    )
 
     type: Literal["dgui_error"] = "dgui_error"
     message: str
