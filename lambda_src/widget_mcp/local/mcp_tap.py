@@ -49,8 +49,8 @@ def _outcome(body: bytes) -> tuple[str, str | None]:
     text = " ".join(t for t in texts if isinstance(t, str) and t) or json.dumps(result.get("structuredContent"))
     code: str | None = None
     if result.get("isError"):
-        structured = result.get("structuredContent")
-        error = structured.get("error") if isinstance(structured, dict) else None
+        meta = result.get("_meta")
+        error = meta.get("error") if isinstance(meta, dict) else None
         code = str(error.get("code")) if isinstance(error, dict) and error.get("code") else "tool_error"
     return text, code
 

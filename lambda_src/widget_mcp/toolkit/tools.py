@@ -150,7 +150,8 @@ def json_schema(model: type[BaseModel]) -> dict[str, Any]:
 @cache
 def output_json_schema(output: type[BaseModel], error_output: type[BaseModel] | None) -> dict[str, Any]:
     """A tool's outputSchema: its output model's, or with `error_output`, an object that is either of the two
-    (hosts require `type: "object"` at the top; `anyOf` keeps it readable by any JSON Schema validator)."""
+    (hosts require `type: "object"` at the top; `anyOf` keeps it readable by any JSON Schema validator). The output
+    model is the first branch: what a success returns, as the playground reads it."""
     if error_output is None:
         return json_schema(output)
     union: dict[str, Any] = TypeAdapter(cast(Any, output | error_output)).json_schema()

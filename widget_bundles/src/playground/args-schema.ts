@@ -132,19 +132,15 @@ function placeholder(schema: Schema): unknown {
   }
 }
 
-/** The top-level fields a structuredContent of this outputSchema may have: its properties, or those of each branch
- * of a union (`anyOf`/`oneOf` of local `$ref`s, as a tool with an error_output declares). */
+/** The top-level fields a successful structuredContent of this outputSchema has. A tool that declares an
+ * error_output lists `anyOf: [output, error_output]` (local `$ref`s): only the first branch is a success. */
 function outputFields(schema: unknown): Set<string> {
-  const fields = new Set<string>();
-  if (!isRecord(schema)) return fields;
+  if (!isRecord(schema)) return new Set();
   const defs = isRecord(schema.$defs) ? schema.$defs : {};
-  const resolve = (node: unknown): unknown =>
-    isRecord(node) && typeof node.$ref === "string" && node.$ref.startsWith("#/$defs/") ? defs[node.$ref.slice(8)] : node;
-  const branches = [schema, ...[schema.anyOf, schema.oneOf].flatMap((b) => (Array.isArray(b) ? b : []))];
-  for (const branch of branches.map(resolve)) {
-    if (isRecord(branch) && isRecord(branch.properties)) for (const key of Object.keys(branch.properties)) fields.add(key);
-  }
-  return fields;
+  const first = Array.isArray(schema.anyOf) ? schema.anyOf[0] : schema;
+  const ref = isRecord(first) && typeof first.$ref === "string" ? first.$ref : "";
+  const success = ref.startsWith("#/$defs/") ? defs[ref.slice("#/$defs/".length)] : first;
+  return new Set(isRecord(success) && isRecord(success.properties) ? Object.keys(success.properties) : []);
 }
 
 /** Another tool whose result carries `field` at the top of its structuredContent and that can be called without
