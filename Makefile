@@ -11,11 +11,12 @@ PY := $(VENV)/bin/python
 export PYTHONPATH := $(CURDIR)/lambda_src:$(CURDIR)
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/$(VENV)
 
-.PHONY: help dev test lint typecheck unit functional lambda bench fuzz clean
+.PHONY: help dev test tutorial-check lint typecheck unit functional lambda bench fuzz clean
 
 help:
 	@echo "make dev     serve locally on 127.0.0.1:\$${PORT:-8000} (MCP at /mcp), AWS embedded via moto"
 	@echo "make test    install what is missing, then lint, type-check and run every test layer"
+	@echo "make tutorial-check  follow the README tutorial in a copy, then run that copy's make test (minutes)"
 	@echo "make bench   benchmarks: ours against the official SDK and awslabs' handler, printed as one table"
 	@echo "make fuzz    the long fuzzing run (make test runs a short, seeded one)"
 	@echo "make widgets build the widget bundles (widget_bundles/dist) when stale; dev, test and bench do it first"
@@ -97,6 +98,11 @@ typecheck: $(VENV)/.synced
 # The Open WebUI layer is `make test-openwebui`'s (it needs its own 3 GB environment); .ci/run runs it too.
 test: lint typecheck $(WIDGET_STAMP) $(EXT_APPS_HOST_STAMP)
 	$(PY) -m pytest --ignore=tests/openwebui
+
+# The README tutorial followed word for word in a copy (both ways: as written, and WIDGET=1), then the copy's own
+# `make test` (tests/tutorial_check.py). Minutes: .ci/run runs it after `make test`, which keeps its quick tutorial test.
+tutorial-check: $(VENV)/.synced $(WIDGET_DEPS)
+	$(PY) tests/tutorial_check.py
 
 bench: $(VENV)/.synced $(WIDGET_STAMP)
 	$(PY) -m bench $(BENCH_ARGS)

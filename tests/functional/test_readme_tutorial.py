@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from readme_tutorial import STEP, tutorial
+from readme_tutorial import STEP, TUTORIAL_APPS, ScaffoldedRepo, tutorial
 from repo_copy import ROOT, run_in
 
 VENV = Path(sys.executable).parent.parent
@@ -21,15 +21,16 @@ def test_the_tutorial_has_its_steps_in_order() -> None:
     assert kinds == ["run", "append", "append", "run"]
 
 
-@pytest.mark.parametrize("name", ["weather", "news_feed"], ids=["display-host", "widget-1"])
+@pytest.mark.parametrize("way", TUTORIAL_APPS)
 def test_make_test_app_lints_the_tutorials_app_and_passes_its_tests_including_the_added_one(
-    scaffolded_repo: tuple[Path, dict[str, list[list[str]]]], name: str
+    scaffolded_repo: ScaffoldedRepo, way: str
 ) -> None:
-    copy, commands = scaffolded_repo
-    assert commands[name] == [["make", "test-app", f"NAME={name}"]]
+    copy, app = scaffolded_repo.path, scaffolded_repo.apps[way]
+    name = app.name
+    assert app.commands == [["make", "test-app", f"NAME={name}"]]
     # This venv stands in for the copy's; -o: it is not installed again.
     ran = run_in(
-        copy, "make", "--no-print-directory", "-o", f"{VENV}/.synced-test", *commands[name][0][1:], f"VENV={VENV}"
+        copy, "make", "--no-print-directory", "-o", f"{VENV}/.synced-test", *app.commands[0][1:], f"VENV={VENV}"
     )
     assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-2000:]
     assert (
@@ -55,15 +56,14 @@ def test_make_test_app_without_a_known_app_says_so() -> None:
     assert "no app lambda_src/widget_mcp/apps/nope" in ran.stderr
 
 
-def test_the_playground_link_calls_the_tutorials_tool_with_valid_arguments(
-    scaffolded_repo: tuple[Path, dict[str, list[list[str]]]],
-) -> None:
+def test_the_playground_link_calls_the_tutorials_tool_with_valid_arguments(scaffolded_repo: ScaffoldedRepo) -> None:
     link = re.search(r"<(http://127\.0\.0\.1:8000/playground\?[^>]+)>", tutorial())
     assert link is not None
     query = parse_qs(urlsplit(link.group(1)).query)
     assert query["tool"] == ["weather_count_words"]
     assert query["args"] == ['{"text":"one two"}']
-    # The tool the tutorial added (in the copy) takes them as they are.
-    check = "import sys; from widget_mcp.apps.weather.tools import CountInput as I; I.model_validate_json(sys.argv[1])"
-    valid = run_in(scaffolded_repo[0], sys.executable, "-c", check, query["args"][0])
+    # The tool the tutorial added (in the copy, under the name it got there) takes them as they are.
+    name = scaffolded_repo.apps["display-host"].name
+    check = f"import sys; from widget_mcp.apps.{name}.tools import CountInput as I; I.model_validate_json(sys.argv[1])"
+    valid = run_in(scaffolded_repo.path, sys.executable, "-c", check, query["args"][0])
     assert valid.returncode == 0, valid.stderr

@@ -10,24 +10,38 @@ import sys
 from pathlib import Path
 
 import pytest
+from readme_tutorial import ScaffoldedRepo
 from repo_copy import ROOT, run_in
+from widget_mcp.apps.registry import APPS
 from widget_mcp.local.scaffold import ScaffoldError, check_name
+from widget_mcp.local.scaffold_templates import widget_entry
 
 VENV_BIN = Path(sys.executable).parent
 run = run_in
 
 
 @pytest.fixture
-def copy(scaffolded_repo: tuple[Path, dict[str, list[list[str]]]]) -> Path:
-    return scaffolded_repo[0]
+def copy(scaffolded_repo: ScaffoldedRepo) -> Path:
+    return scaffolded_repo.path
 
 
-def test_the_new_apps_are_registered_in_the_one_list_of_apps(copy: Path) -> None:
-    registry = (copy / "lambda_src/widget_mcp/apps/registry.py").read_text()
-    assert (
-        '    "widget_mcp.apps.forms",\n    "widget_mcp.apps.weather",\n    "widget_mcp.apps.news_feed",\n)' in registry
-    )
-    assert '"news-feed": "src/news_feed/main.ts",' in (copy / "widget_bundles/vite.config.ts").read_text()
+@pytest.fixture
+def display(scaffolded_repo: ScaffoldedRepo) -> str:
+    """The app made as the tutorial is written (weather in a clean clone)."""
+    return scaffolded_repo.apps["display-host"].name
+
+
+@pytest.fixture
+def widgeted(scaffolded_repo: ScaffoldedRepo) -> str:
+    """The app made with WIDGET=1 (news_feed in a clean clone)."""
+    return scaffolded_repo.apps["widget-1"].name
+
+
+def test_the_new_apps_are_registered_in_the_one_list_of_apps(copy: Path, display: str, widgeted: str) -> None:
+    listed = run(copy, sys.executable, "-c", "from widget_mcp.apps.registry import APPS; print(list(APPS))")
+    assert listed.stdout.strip() == str([*APPS, f"widget_mcp.apps.{display}", f"widget_mcp.apps.{widgeted}"])
+    entry = f'"{widget_entry(widgeted)}": "src/{widgeted}/main.ts",'
+    assert entry in (copy / "widget_bundles/vite.config.ts").read_text()
 
 
 def test_the_generated_code_passes_ruff_and_strict_mypy(copy: Path) -> None:
@@ -40,12 +54,14 @@ def test_the_generated_code_passes_ruff_and_strict_mypy(copy: Path) -> None:
     assert types.returncode == 0, types.stdout
 
 
-def test_the_tests_that_derive_from_the_registry_count_the_new_tools_and_pass(copy: Path) -> None:
+def test_the_tests_that_derive_from_the_registry_count_the_new_tools_and_pass(
+    copy: Path, display: str, widgeted: str
+) -> None:
     tests = ["tests/functional/test_request_limits.py", "tests/functional/test_in_memory_client.py"]
     ran = run(copy, sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", *tests)
     assert ran.returncode == 0, ran.stdout[-3000:]
-    assert "[weather_greet.name] PASSED" in ran.stdout
-    assert "[news_feed_count_words.text] PASSED" in ran.stdout
+    assert f"[{display}_greet.name] PASSED" in ran.stdout
+    assert f"[{widgeted}_count_words.text] PASSED" in ran.stdout
     listed = run(
         copy,
         sys.executable,
@@ -53,11 +69,11 @@ def test_the_tests_that_derive_from_the_registry_count_the_new_tools_and_pass(co
         "import sys; sys.path.insert(0, 'tests'); from served_tools import SERVED_TOOLS; print(SERVED_TOOLS[-4:])",
     )
     assert listed.stdout.strip() == str(
-        ["weather_greet", "weather_count_words", "news_feed_greet", "news_feed_count_words"]
+        [f"{display}_greet", f"{display}_count_words", f"{widgeted}_greet", f"{widgeted}_count_words"]
     ), listed.stderr
 
 
-def test_the_new_widget_builds_into_the_manifest(copy: Path) -> None:
+def test_the_new_widget_builds_into_the_manifest(copy: Path, widgeted: str) -> None:
     modules = ROOT / "widget_bundles" / "node_modules"
     if not modules.is_dir():
         pytest.fail("widget_bundles/node_modules is missing: run `make widgets` first", pytrace=False)
@@ -65,8 +81,8 @@ def test_the_new_widget_builds_into_the_manifest(copy: Path) -> None:
     built = run(copy / "widget_bundles", "npm", "run", "--silent", "build")
     assert built.returncode == 0, built.stdout + built.stderr
     manifest = json.loads((copy / "widget_bundles/dist/manifest.json").read_text())
-    assert {"news-feed", "display", "chess-board", "form"} <= set(manifest["entries"])
-    entry = manifest["entries"]["news-feed"]
+    assert {widget_entry(widgeted), "display", "chess-board", "form"} <= set(manifest["entries"])
+    entry = manifest["entries"][widget_entry(widgeted)]
     assert (copy / "widget_bundles/dist" / entry["js"]).is_file()
 
 

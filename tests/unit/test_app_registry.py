@@ -26,10 +26,21 @@ def fake_app() -> Iterator[types.ModuleType]:
     del sys.modules[module.__name__]
 
 
-def test_the_reference_apps_are_served_in_registry_order() -> None:
+# The apps this project ships, with the first tool each declares. Apps added after them (`make app`) may follow.
+REFERENCE_APPS = {
+    "widget_mcp.apps.demo": "display_demo",
+    "widget_mcp.apps.chess": "chess_new_game",
+    "widget_mcp.apps.forms": "ask_question",
+}
+
+
+def test_the_reference_apps_come_first_and_every_app_is_served_in_registry_order() -> None:
     books = load_books(CONTEXT)
-    assert APPS == ("widget_mcp.apps.demo", "widget_mcp.apps.chess", "widget_mcp.apps.forms")
-    assert [next(iter(book.tools)) for book in books] == ["display_demo", "chess_new_game", "ask_question"]
+    assert APPS[: len(REFERENCE_APPS)] == tuple(REFERENCE_APPS)
+    assert len(books) == len(APPS)
+    assert [next(iter(book.tools)) for book in books[: len(REFERENCE_APPS)]] == list(REFERENCE_APPS.values())
+    # Each entry's tools are its own package's, in the order listed.
+    assert [list(load_books(CONTEXT, (entry,))[0].tools) for entry in APPS] == [list(book.tools) for book in books]
 
 
 def test_an_app_is_served_by_naming_its_package(fake_app: types.ModuleType) -> None:

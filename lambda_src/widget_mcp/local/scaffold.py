@@ -68,8 +68,11 @@ def _add_entry(repo: Path, name: str) -> None:
     path.write_text(text[: found.end(1)] + entry + text[found.end(1) :])
 
 
-def scaffold(name: str, *, widget: bool = False, repo: Path = REPO) -> Created:
+def planned_files(name: str, repo: Path, *, widget: bool = False) -> dict[Path, str]:
+    """The files `make app` would write for `name` in `repo`; raises when the name is not free there."""
     check_name(name, repo)
+    if registry_line(name).strip() in (repo / REGISTRY).read_text():
+        raise ScaffoldError(name, f"{REGISTRY} already lists widget_mcp.apps.{name}")
     files = app_files(name, widget=widget)
     if widget:
         files.update(widget_files(name))
@@ -78,6 +81,11 @@ def scaffold(name: str, *, widget: bool = False, repo: Path = REPO) -> Created:
     clashes = [path for path in files if (repo / path).exists()]
     if clashes:
         raise ScaffoldError(name, f"{clashes[0]} already exists")
+    return files
+
+
+def scaffold(name: str, *, widget: bool = False, repo: Path = REPO) -> Created:
+    files = planned_files(name, repo, widget=widget)
     written = []
     for path, text in files.items():
         target = repo / path
