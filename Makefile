@@ -28,6 +28,7 @@ help:
 	@echo "make app NAME=weather [WIDGET=1]    scaffold a new app (and its own widget), its tests, and register it"
 	@echo "make test-app NAME=weather          lint one app's files and run its own tests (installs the test tools only)"
 	@echo "make lint    ruff's lint and format check of lambda_src, tests, bench, infra and integrations"
+	@echo "make format  rewrite those files as ruff formats them (NAME=weather: one app's files)"
 	@echo "make conformance  the official MCP conformance suite against CONFORMANCE=1 make dev; prints the score"
 	@echo "make test-openwebui  the Open WebUI 0.12.4 layer (its own cached environment, a scripted model, Chromium)"
 
@@ -88,9 +89,18 @@ dev: $(VENV)/.synced-local $(WIDGET_STAMP)
 	$(PY) -m widget_mcp.local
 
 # ruff only: the test tools (the dev group), not the CDK and benchmark packages a newcomer's `make lint` has no use for.
+LINTED := lambda_src tests bench infra integrations
+FORMAT_HINT := formatting differs from ruff's (the files above): \`make format
+
 lint: $(VENV)/.synced-test
-	$(VENV)/bin/ruff check lambda_src tests bench infra integrations
-	$(VENV)/bin/ruff format --check lambda_src tests bench infra integrations
+	$(VENV)/bin/ruff check $(LINTED)
+	$(VENV)/bin/ruff format --check $(LINTED) || { echo "$(FORMAT_HINT)\` rewrites them" >&2; exit 1; }
+
+# ruff's formatter, and its import sorting, over what `make lint` checks; NAME=weather: that app's files only.
+.PHONY: format
+format: $(VENV)/.synced-test
+	$(VENV)/bin/ruff check --fix-only --select I $(if $(NAME),$(APP_FILES),$(LINTED))
+	$(VENV)/bin/ruff format $(if $(NAME),$(APP_FILES),$(LINTED))
 
 typecheck: $(VENV)/.synced
 	$(VENV)/bin/mypy
@@ -168,7 +178,7 @@ test-app: $(VENV)/.synced-test
 	@test -n "$(NAME)" || { echo "usage: make test-app NAME=weather" >&2; exit 2; }
 	@test -d lambda_src/widget_mcp/apps/$(NAME) || { echo "no app lambda_src/widget_mcp/apps/$(NAME)" >&2; exit 2; }
 	$(VENV)/bin/ruff check $(APP_FILES)
-	$(VENV)/bin/ruff format --check $(APP_FILES)
+	$(VENV)/bin/ruff format --check $(APP_FILES) || { echo "$(FORMAT_HINT) NAME=$(NAME)\` rewrites them" >&2; exit 1; }
 	$(PY) -m pytest -q -p no:cacheprovider tests/unit/$(NAME) tests/functional/test_$(NAME)_tools.py
 
 # --- Open WebUI as a host (README, "Use it in Open WebUI"): too heavy for `make test`; .ci/run runs it after ---
