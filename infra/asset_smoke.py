@@ -314,12 +314,21 @@ def judge(variant: str, report: dict[str, Any], asset: Path, *, sign_in: bool) -
     log(variant, f"passed in {report['total_seconds']:.1f} s of emulated handler time")
 
 
+def prepare() -> None:
+    """Before anything else: moto's keys and region, never the user's AWS configuration (a missing AWS_PROFILE would
+    stop the smoke test at its first boto3 client)."""
+    from widget_mcp.local.aws_env import isolate_from_user_aws
+
+    isolate_from_user_aws()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", choices=["plain", "sign-in", "both"], default="both")
     parser.add_argument("--keep", action="store_true", help="keep each variant's JSON report")
     args = parser.parse_args(argv)
     started = time.perf_counter()
+    prepare()
     python = debian_python.python("arm64")
     runtime = runtime_provided(Target("arm64", debian_python.VERSION))
     print(f"asset-smoke: {python.describe()}; boto3 stand-in {runtime.name}", flush=True)

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from widget_mcp.local.aws_env import isolate_from_user_aws
 from widget_mcp.settings import Settings
 from widget_mcp.wiring import Core, build_core
+
+# The tests never read the user's AWS configuration (AWS_PROFILE, ~/.aws, their keys): they run as on a machine
+# without any, as CI's is, and give moto keys where they make a client.
+isolate_from_user_aws(moto_keys=False)
 
 TEST_HOST = "abc123.execute-api.eu-west-1.amazonaws.com"
 WIDGET_BASE = "https://d111111abcdef8.cloudfront.net/widgets"

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from widget_mcp.local.aws import local_aws
+from widget_mcp.local.aws_env import isolate_from_user_aws
 from widget_mcp.local.issuer import LocalIssuer
 from widget_mcp.local.paths import REPO, WIDGET_DIST
 from widget_mcp.local.serve import ServeOptions, serve
@@ -95,6 +96,7 @@ def main() -> int:
         print(exc, file=sys.stderr)
         return 2
     base = f"http://{host}:{port}"
+    isolate_from_user_aws()  # before any boto3 client: the user's AWS_PROFILE and ~/.aws are never read
     os.environ.setdefault("WIDGET_BASE_URL", f"{base}/widgets")
     os.environ.setdefault("WIDGET_MANIFEST", str(WIDGET_DIST / "manifest.json"))
     os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")

@@ -11,9 +11,8 @@ from dataclasses import dataclass
 import boto3
 from moto.server import ThreadedMotoServer
 
+from widget_mcp.local.aws_env import REGION
 from widget_mcp.storage.table import create_state_table
-
-REGION = "us-east-1"
 
 
 def free_port() -> int:
