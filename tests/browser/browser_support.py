@@ -166,6 +166,15 @@ def settled(page: Page) -> None:
     page.wait_for_function(_FRAME_STILL, polling=100, timeout=15_000)
 
 
+def click_in_widget(page: Page, target: Locator) -> None:
+    """Click `target` in the widget frame once the frame has stopped growing. A widget that has just grown (an error
+    shown above its button) reports its new height, and the host then resizes the frame: clicked meanwhile, the button
+    is pressed below the frame's old bottom edge, outside it, and released on the button once the frame has grown,
+    which is no click at all."""
+    settled(page)
+    target.click()
+
+
 def widget_frame(page: Page) -> Frame:
     """The widget's frame itself (for evaluating in it), once the playground shows it."""
     handle = page.locator('[data-testid="widget-frame"]').element_handle()

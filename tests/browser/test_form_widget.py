@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import CHATGPT, DevServer, widget
+from browser_support import CHATGPT, DevServer, click_in_widget, widget
 from playwright.sync_api import Dialog, FrameLocator, Page, expect
 from seed_forms import FLIGHT as FLIGHT_SCHEMA
 from seed_forms import FLIGHT_UI, TRAVELLERS_STEP
@@ -47,13 +47,13 @@ def test_the_seed_flight_form_refuses_a_missing_date_then_sends_the_answers_to_t
     expect(frame.locator("#root_departureDate")).to_have_attribute("type", "date")
     submit = frame.locator("button[type=submit]")
 
-    submit.click()
+    click_in_widget(page, submit)
     expect(field_error(frame, "departureDate")).to_contain_text("This field is required.")
     expect(page.locator('[data-testid="chat-bubble"]')).to_have_count(0)
 
     frame.locator("#root_departureDate").fill("2025-12-25")
     frame.locator("#root_returnDate").fill("2026-01-10")
-    submit.click()
+    click_in_widget(page, submit)
     expect(frame.locator('[data-testid="form-sent"]')).to_contain_text("Thanks — sent")
     bubble = page.locator('[data-testid="chat-bubble"]')
     expect(bubble).to_have_count(1)
@@ -79,7 +79,7 @@ def test_a_field_error_found_only_by_the_server_is_shown_under_its_field(page: P
     first = {"destinationCity": "Osaka", "departureDate": "2025-11-01"}
     assert dev_server.call_tool("submit_form", {"formId": fid, "data": first})["isError"] is False
     frame.locator("#root_departureDate").fill("2025-12-25")
-    frame.locator("button[type=submit]").click()
+    click_in_widget(page, frame.locator("button[type=submit]"))
     message = frame.locator('[data-testid="form-message"]')
     expect(message).to_have_attribute("data-code", "already_answered")
     expect(frame.locator(".wm-form")).to_have_attribute("data-state", "error")
@@ -96,12 +96,12 @@ def test_server_side_field_errors_appear_inline_next_to_the_field(page: Page, de
     }
     frame = open_form(page, dev_server, {"question": schema, "title": "Contact"})
     frame.locator("#root_email").fill("nobody")
-    frame.locator("button[type=submit]").click()
+    click_in_widget(page, frame.locator("button[type=submit]"))
     expect(frame.locator('[data-testid="form-message"]')).to_have_attribute("data-code", "invalid_answer")
     expect(field_error(frame, "email")).to_contain_text("idn-email")
     expect(page.locator('[data-testid="chat-bubble"]')).to_have_count(0)
     frame.locator("#root_email").fill("nobody@example.jp")
-    frame.locator("button[type=submit]").click()
+    click_in_widget(page, frame.locator("button[type=submit]"))
     expect(frame.locator('[data-testid="form-sent"]')).to_be_visible()
 
 
@@ -140,7 +140,7 @@ def test_every_ui_schema_widget_renders_and_its_value_reaches_the_server(page: P
     frame.locator("input[type=checkbox][id^=root_meals]").nth(0).check()
     frame.locator("input[type=checkbox][id^=root_meals]").nth(2).check()
     frame.locator("#root_when").fill("2026-03-01")
-    frame.locator("button[type=submit]").click()
+    click_in_widget(page, frame.locator("button[type=submit]"))
     expect(frame.locator('[data-testid="form-sent"]')).to_be_visible()
     stored = dev_server.call_tool("get_form_response", {"formId": form_id(frame)})["structuredContent"]
     assert stored["data"] == {
@@ -158,12 +158,12 @@ def test_a_two_step_form_shows_the_next_step_and_sends_one_message_at_the_end(
     frame = open_form(page, dev_server, {**FLIGHT, "metadata": {"next": TRAVELLERS_STEP}})
     expect(frame.locator('[data-testid="form-step"]')).to_have_text("Step 1 of 2")
     frame.locator("#root_departureDate").fill("2025-12-25")
-    frame.locator("button[type=submit]").click()
+    click_in_widget(page, frame.locator("button[type=submit]"))
     expect(frame.locator('[data-testid="form-title"]')).to_have_text("Travellers")
     expect(frame.locator(".wm-form")).to_have_attribute("data-step", "1")
     expect(page.locator('[data-testid="chat-bubble"]')).to_have_count(0)
     frame.locator("#root_adults").fill("2")
-    frame.locator("button[type=submit]").click()
+    click_in_widget(page, frame.locator("button[type=submit]"))
     expect(frame.locator('[data-testid="form-sent"]')).to_be_visible()
     bubble = page.locator('[data-testid="chat-bubble"]')
     expect(bubble).to_have_count(1)
@@ -204,7 +204,7 @@ def test_markup_in_the_title_description_and_field_titles_is_shown_as_text_and_r
     expect(frame.locator("#root_name")).to_have_attribute("placeholder", XSS)
     expect(frame.locator("#root img, #root script, #root svg, #root iframe")).to_have_count(0)
     frame.locator("#root_name").fill(XSS)
-    frame.locator("button[type=submit]").click()
+    click_in_widget(page, frame.locator("button[type=submit]"))
     expect(frame.locator('[data-testid="form-sent"]')).to_contain_text(XSS)
     expect(page.locator('[data-testid="chat-bubble"]')).to_contain_text(XSS)
     expect(frame.locator("#root img, #root script, #root svg, #root iframe")).to_have_count(0)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from browser_support import DevServer, widget, widget_frame
+from browser_support import DevServer, click_in_widget, widget, widget_frame
 from playwright.sync_api import Frame, FrameLocator, Page, expect
 from seed_forms import FLIGHT as FLIGHT_SCHEMA
 from seed_forms import FLIGHT_UI, TRAVELLERS_STEP
@@ -55,14 +55,14 @@ def test_a_missing_answer_takes_the_focus_to_its_field_which_is_invalid_and_desc
     page: Page, dev_server: DevServer
 ) -> None:
     frame = open_form(page, dev_server, FLIGHT)
-    frame.locator("button[type=submit]").click()
+    click_in_widget(page, frame.locator("button[type=submit]"))
     date = frame.locator("#root_departureDate")
     expect(date).to_be_focused()
     expect(date).to_have_attribute("aria-invalid", "true")
     expect(date).to_have_accessible_description("This field is required.")
     expect(frame.locator("#root_destinationCity")).not_to_have_attribute("aria-invalid", "true")
     date.fill("2025-12-25")
-    frame.locator("button[type=submit]").click()
+    click_in_widget(page, frame.locator("button[type=submit]"))
     expect(frame.locator('[data-testid="form-sent"]')).to_be_focused()  # the confirmation, read out where it is
 
 
@@ -72,7 +72,7 @@ def test_a_field_only_the_server_refuses_takes_the_focus_with_the_servers_messag
     schema = {"type": "object", "properties": {"email": {"type": "string", "title": "Email", "format": "idn-email"}}}
     frame = open_form(page, dev_server, {"question": schema, "title": "Contact"})
     frame.locator("#root_email").fill("nobody")
-    frame.locator("button[type=submit]").click()
+    click_in_widget(page, frame.locator("button[type=submit]"))
     expect(frame.locator('[data-testid="form-message"]')).to_have_attribute("role", "alert")
     email = frame.locator("#root_email")
     expect(email).to_be_focused()
