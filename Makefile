@@ -21,7 +21,8 @@ help:
 	@echo "make fuzz    the long fuzzing run (make test runs a short, seeded one)"
 	@echo "make widgets build the widget bundles (widget_bundles/dist) when stale; dev, test and bench do it first"
 	@echo "make synth   synthesize the CDK app into cdk.out/ (CDK_ARGS='-c stage=prod' etc.)"
-	@echo "make deploy  cdk deploy the stack (needs AWS credentials and a bootstrapped account)"
+	@echo "make deploy  cdk deploy the stack (needs AWS credentials and a bootstrapped account: make bootstrap)"
+	@echo "make destroy cdk destroy the stack, with the same context as make deploy (CDK_ARGS, cdk.context.json)"
 	@echo "make asset   build the Lambda code asset (arm64, Python 3.13) and print its size"
 	@echo "make asset-smoke  run that asset's handler under Debian's arm64 Python 3.13 (qemu) against moto"
 	@echo "make check-app URL=https://…/mcp   the ChatGPT/MCP Apps readiness check against an endpoint"
@@ -137,7 +138,7 @@ conformance: $(VENV)/.synced-local $(WIDGET_STAMP) $(CONFORMANCE_DEPS)
 	$(PY) tests/conformance/run_suite.py
 
 # --- infrastructure (infra/README.md) ---
-.PHONY: synth deploy asset asset-smoke check-app
+.PHONY: synth deploy bootstrap destroy asset asset-smoke check-app
 CDK := infra/node_modules/.bin/cdk
 # The CLI runs `python -m infra.app` (cdk.json): put the project's interpreter first on PATH.
 CDK_ENV := PATH="$(CURDIR)/$(VENV)/bin:$$PATH" CDK_DISABLE_CLI_TELEMETRY=true
@@ -159,6 +160,14 @@ synth: $(VENV)/.synced $(CDK) $(WIDGET_STAMP)
 # The bundles are built first: the function's templates name their hashed files, the CDN serves them.
 deploy: $(VENV)/.synced $(CDK) $(WIDGET_STAMP)
 	$(CDK_ENV) $(CDK) deploy --no-notices $(CDK_ARGS)
+
+# Both read the deployment's context as deploy does (CDK_ARGS, cdk.json, cdk.context.json: infra/README.md, "Deploy").
+# The CLI synthesizes the app to find the stack and its environment, without building the Lambda asset.
+bootstrap: $(VENV)/.synced $(CDK) $(WIDGET_STAMP)
+	$(CDK_ENV) $(CDK) bootstrap --no-notices $(CDK_ARGS)
+
+destroy: $(VENV)/.synced $(CDK) $(WIDGET_STAMP)
+	$(CDK_ENV) $(CDK) destroy --no-notices $(CDK_ARGS)
 
 check-app: $(VENV)/.synced-local
 	@test -n "$(URL)" || { echo "usage: make check-app URL=https://<api>/mcp" >&2; exit 2; }
