@@ -104,6 +104,7 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
         allowed_hosts=HostAllowlist(settings.allowed_hosts),
         max_body_bytes=settings.max_body_bytes,
         max_json_depth=settings.max_json_depth,
+        max_batch_messages=settings.max_batch_messages,
         gate=sign_in.gate if sign_in else None,
         cors=CorsPolicy(settings.cors_origins),
         inline_tools=runtime.runs_inline,

@@ -77,27 +77,50 @@ def assert_no_leak(response_text: str, request_body: bytes, headers: Mapping[str
             assert found in sent, f"the answer shows an exception repr {found!r}: {text[:500]}"
 
 
-def _expected_id(request_body: bytes) -> tuple[bool, Any]:
-    """(whether the request was a JSON-RPC notification, the id a reply may carry besides null)."""
-    try:
-        message = json.loads(request_body)
-    except (ValueError, RecursionError):
-        return False, None
+def _valid_id(rid: Any) -> bool:
+    return isinstance(rid, (str, int)) and not isinstance(rid, bool)
+
+
+def _gets_no_reply(message: Any) -> bool:
+    """A notification (a method, no id) or a client's response (no method, a result or an error)."""
     if not isinstance(message, dict):
-        return False, None
-    rid = message.get("id")
-    notification = "method" in message and "id" not in message
-    valid = isinstance(rid, (str, int)) and not isinstance(rid, bool)
-    return notification, rid if valid else None
+        return False
+    if "method" in message:
+        return "id" not in message
+    return "result" in message or "error" in message
 
 
-def assert_json_rpc_response(document: Any, expected_id: Any, tool: str | None = None) -> None:
-    """`tool`: the served tool a tools/call named, whose outputSchema a result's structuredContent must match."""
+def _called_tool(message: Any) -> str | None:
+    """The tool a tools/call request names, if it is one."""
+    if not isinstance(message, dict) or message.get("method") != "tools/call":
+        return None
+    params = message.get("params")
+    name = params.get("name") if isinstance(params, dict) else None
+    return name if isinstance(name, str) else None
+
+
+def _expected_replies(request_body: bytes) -> tuple[bool, dict[Any, str | None]]:
+    """(whether the POST may get an empty 202, each id a reply may carry besides null with the tool its request
+    called): a notification or a client's response alone, or a batch of nothing else, gets no reply."""
+    try:
+        decoded = json.loads(request_body)
+    except (ValueError, RecursionError):
+        return False, {}
+    messages = decoded if isinstance(decoded, list) else [decoded]
+    silent = bool(messages) and all(_gets_no_reply(m) for m in messages)
+    ids = {m["id"]: _called_tool(m) for m in messages if isinstance(m, dict) and _valid_id(m.get("id"))}
+    return silent, ids
+
+
+def assert_json_rpc_reply(document: Any, expected: Mapping[Any, str | None]) -> None:
+    """`expected`: the ids the reply may carry (besides null), each with the served tool its tools/call named,
+    whose outputSchema a result's structuredContent must match."""
     assert isinstance(document, dict), document
     assert document.get("jsonrpc") == "2.0", document
     assert set(document) <= JSON_RPC_KEYS, document
     assert "id" in document, document
-    assert document["id"] is None or document["id"] == expected_id, (document["id"], expected_id)
+    assert document["id"] is None or document["id"] in expected, (document["id"], list(expected))
+    tool = expected.get(document["id"])
     assert ("result" in document) != ("error" in document), document
     if "error" in document:
         error = document["error"]
@@ -135,19 +158,6 @@ def _assert_tool_result(result: dict[str, Any], tool: str | None) -> None:
         assert not problems, (tool, problems, result["structuredContent"])
 
 
-def _called_tool(request_body: bytes) -> str | None:
-    """The tool a tools/call request names, if it is one."""
-    try:
-        message = json.loads(request_body)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(message, dict) or message.get("method") != "tools/call":
-        return None
-    params = message.get("params")
-    name = params.get("name") if isinstance(params, dict) else None
-    return name if isinstance(name, str) else None
-
-
 def check_answer(
     status: int,
     headers: Mapping[str, str],
@@ -158,23 +168,26 @@ def check_answer(
 ) -> Any:
     """Assert the properties every answer to a POST on /mcp must have; return the decoded body (None if empty)."""
     assert status < 500, (status, body[:500])
-    notification, expected_id = _expected_id(request_body)
+    silent, expected = _expected_replies(request_body)
     if status == 202:
-        assert notification, "only a notification may get an empty 202"
+        assert silent, "only notifications and client responses may get an empty 202"
         assert body == b""
         return None
     text = body.decode("utf-8")
     assert_no_leak(text, request_body, request_headers)
     assert headers.get("content-type", "").startswith("application/json"), headers
     document = _strict_json(text)
-    tool = _called_tool(request_body)
     if status == 200:
-        assert_json_rpc_response(document, expected_id, tool)
+        # A batch's replies come as one array (2025-03-26), one reply per request it held.
+        replies = document if isinstance(document, list) else [document]
+        assert replies, document
+        for reply in replies:
+            assert_json_rpc_reply(reply, expected)
     else:
         assert 400 <= status < 500, status
         assert isinstance(document, dict), document
         if "jsonrpc" in document:
-            assert_json_rpc_response(document, expected_id, tool)
+            assert_json_rpc_reply(document, expected)
     return document
 
 

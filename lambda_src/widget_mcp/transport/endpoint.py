@@ -21,6 +21,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, replace
+from itertools import chain
 from typing import Any, TypeGuard
 
 import anyio.to_thread
@@ -43,8 +44,9 @@ from mcp_types import (
     INVALID_REQUEST,
     PARSE_ERROR,
     PROTOCOL_VERSION_META_KEY,
+    UNSUPPORTED_PROTOCOL_VERSION,
 )
-from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from widget_mcp.auth.gate import Refused, SignInGate
@@ -66,6 +68,10 @@ from widget_mcp.transport.inline_call import Suspended, run_inline
 logger = logging.getLogger(__name__)
 
 JSON_HEADERS: tuple[tuple[str, str], ...] = (("content-type", "application/json"),)
+# The revisions whose Streamable HTTP takes JSON-RPC batches (2025-06-18 removed them). A request without
+# `MCP-Protocol-Version` is taken as 2025-03-26, as the later revisions tell servers to.
+BATCH_VERSIONS = frozenset({"2024-11-05", "2025-03-26"})
+DEFAULT_MAX_BATCH_MESSAGES = 8  # MAX_BATCH_MESSAGES's default (settings.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +109,9 @@ class _Exchange:
 
 
 Pending = Coroutine[Any, Any, HttpReply]
+# What one message of a POST gets: its reply (at once or later), or None when it is answered by nothing (a
+# notification, or a response to the client's own request).
+Answer = HttpReply | Pending | None
 
 
 def _error_body(request_id: Any, code: int, message: str, data: Any = None) -> bytes:
@@ -132,6 +141,30 @@ def _valid_id(value: Any) -> TypeGuard[str | int]:
     return (isinstance(value, (str, int))) and not isinstance(value, bool)
 
 
+def _accepted() -> HttpReply:
+    """A POST of notifications or responses only: accepted, and answered with no body (every revision)."""
+    return HttpReply(202, b"", ())
+
+
+def _unsupported_version(message: Any, version: str) -> HttpReply:
+    """2025-06-18 to 2025-11-25: 400 for an unsupported MCP-Protocol-Version; 2026-07-28 adds this error, whose
+    `data.supported` lists what the client may retry with: for a request in the 2026-07-28 envelope, the versions
+    `server/discover` advertises; for any other, every version the server negotiates."""
+    rid = message.get("id") if isinstance(message, dict) and _valid_id(message.get("id")) else None
+    params = message.get("params") if isinstance(message, dict) else None
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    modern = isinstance(meta, dict) and PROTOCOL_VERSION_META_KEY in meta
+    requested = version[:64]
+    text = (
+        f"Unsupported MCP-Protocol-Version header {requested!r}: this server speaks "
+        f"{', '.join(MODERN_PROTOCOL_VERSIONS)} (per-request envelope) and "
+        f"{', '.join(HANDSHAKE_PROTOCOL_VERSIONS)} (after initialize)"
+    )
+    supported = MODERN_PROTOCOL_VERSIONS if modern else SUPPORTED_PROTOCOL_VERSIONS
+    data = {"supported": list(supported), "requested": requested}
+    return HttpReply(400, _error_body(rid, UNSUPPORTED_PROTOCOL_VERSION, text, data))
+
+
 class McpEndpoint:
     """Answers one HTTP request to `/mcp`. Construct once per process; `handle` is re-entrant."""
 
@@ -147,12 +180,16 @@ class McpEndpoint:
         answer_cache: bool = True,
         inline_tools: Callable[[object], bool] | None = None,
         host_identity: HostIdentity | None = None,
+        max_batch_messages: int = DEFAULT_MAX_BATCH_MESSAGES,
     ) -> None:
         """`answer_cache`: answer the read-only methods from the server's earlier answers (answer_cache.py); the
         server's answers to them must then stay the same while the process lives.
 
         `inline_tools(name)`: whether a call of that tool runs to its end without ever waiting (no I/O on the event
-        loop, no worker thread); those calls are served without an event loop."""
+        loop, no worker thread); those calls are served without an event loop.
+
+        `max_batch_messages`: the most messages a JSON-RPC batch (2025-03-26 and older) may hold, since each is a
+        request's worth of work."""
         self._server = server
         self._inline_tools = inline_tools
         self._answers = AnswerCache() if answer_cache else None
@@ -162,6 +199,7 @@ class McpEndpoint:
         self._max_body = max_body_bytes
         self._max_depth = max_json_depth
         self._host = host_identity or HostIdentity(None, lambda _name: False, sign_in=gate is not None)
+        self._max_batch = max_batch_messages
         # The server's lifespan is never entered: nothing here outlives a request.
         self._lifespan_state: dict[str, Any] = {}
 
@@ -242,32 +280,132 @@ class McpEndpoint:
             return _transport_error(400, PARSE_ERROR, "Parse error: a string holds a lone UTF-16 surrogate")
         if (body.count(b"[") + body.count(b"{") > self._max_depth) and too_deep(decoded, self._max_depth):
             return _transport_error(400, INVALID_REQUEST, f"JSON nests deeper than {self._max_depth} levels")
+        header_version = headers.get("mcp-protocol-version")
+        if header_version is not None and header_version not in SUPPORTED_PROTOCOL_VERSIONS:
+            return _unsupported_version(decoded, header_version)
         if isinstance(decoded, list):
-            return _transport_error(400, INVALID_REQUEST, "Batches are not supported: send one message per request")
-        if not isinstance(decoded, dict) or decoded.get("jsonrpc") != "2.0":
+            return self._batch(decoded, headers, request_id)
+        answer = self._message(decoded, headers, request_id)
+        return _accepted() if answer is None else answer
+
+    def _message(
+        self, message: Any, headers: Mapping[str, str], http_request_id: str | None, *, batched: bool = False
+    ) -> Answer:
+        """One JSON-RPC message, alone in its POST or one of a batch's."""
+        if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
             return _transport_error(400, INVALID_REQUEST, "Invalid Request: expected a JSON-RPC 2.0 object")
-        if "method" in decoded and "id" not in decoded:
+        if "method" not in message:
+            return self._client_response(message, headers)
+        if "id" not in message:
             # A notification: nothing to act on in a stateless exchange, and it gets no JSON-RPC reply.
-            return HttpReply(202, b"", ())
-        return self._request(decoded, headers, request_id)
+            return None
+        return self._request(message, headers, http_request_id, batched=batched)
+
+    @staticmethod
+    def _client_response(message: dict[str, Any], headers: Mapping[str, str]) -> HttpReply | None:
+        """A message without a method: a client's response to a request of the server's, if well formed."""
+        has_result, has_error = "result" in message, "error" in message
+        if not (has_result or has_error):
+            return _transport_error(
+                400,
+                INVALID_REQUEST,
+                "Invalid Request: a JSON-RPC message needs a method (a request or notification), "
+                "or a result or an error (a response)",
+            )
+        rid = message.get("id", False)
+        if has_result == has_error or not (rid is None or _valid_id(rid)):
+            return _transport_error(
+                400, INVALID_REQUEST, "Invalid Request: a JSON-RPC response carries an id and one of result or error"
+            )
+        if headers.get("mcp-protocol-version") in MODERN_PROTOCOL_VERSIONS:
+            return _transport_error(
+                400,
+                INVALID_REQUEST,
+                "Invalid Request: in the 2026-07-28 protocol clients send no responses (servers send no requests)",
+            )
+        # Up to 2025-11-25 a client may POST its responses, and they get 202. This server sends no requests, so
+        # nothing awaits one: it is accepted and dropped.
+        return None
+
+    def _batch(
+        self, messages: list[Any], headers: Mapping[str, str], http_request_id: str | None
+    ) -> HttpReply | Pending:
+        """A JSON-RPC batch (2025-03-26 and older): each message served in order as if posted alone; the replies
+        to its requests as one JSON array, 202 if it held none. A refusal of the caller answers the whole POST."""
+        version = headers.get("mcp-protocol-version", DEFAULT_NEGOTIATED_VERSION)
+        if version not in BATCH_VERSIONS:
+            return _transport_error(
+                400,
+                INVALID_REQUEST,
+                f"Invalid Request: MCP {version} has no JSON-RPC batches (2025-06-18 removed them); "
+                "send one message per request",
+            )
+        if not messages:
+            return _transport_error(400, INVALID_REQUEST, "Invalid Request: the batch is empty")
+        if len(messages) > self._max_batch:
+            return _transport_error(
+                400, INVALID_REQUEST, f"Invalid Request: a batch may hold at most {self._max_batch} messages"
+            )
+        replies: list[HttpReply] = []
+        for position, message in enumerate(messages):
+            answer = self._message(message, headers, http_request_id, batched=True)
+            if answer is None or isinstance(answer, HttpReply):
+                if _refuses_caller(answer):
+                    return answer
+                replies += [answer] if answer is not None else []
+                continue
+            return self._finish_batch(replies, answer, messages[position + 1 :], headers, http_request_id)
+        return _batch_reply(replies)
+
+    async def _finish_batch(
+        self,
+        replies: list[HttpReply],
+        pending: Pending,
+        rest: list[Any],
+        headers: Mapping[str, str],
+        http_request_id: str | None,
+    ) -> HttpReply:
+        """`_batch` from the first message that needs the event loop on; the rest are read one by one, as there."""
+        answers = chain([pending], (self._message(m, headers, http_request_id, batched=True) for m in rest))
+        for answer in answers:
+            reply = answer if answer is None or isinstance(answer, HttpReply) else await answer
+            if _refuses_caller(reply):
+                return reply
+            if reply is not None:
+                replies.append(reply)
+        return _batch_reply(replies)
 
     def _request(
-        self, message: dict[str, Any], headers: Mapping[str, str], http_request_id: str | None
+        self,
+        message: dict[str, Any],
+        headers: Mapping[str, str],
+        http_request_id: str | None,
+        *,
+        batched: bool = False,
     ) -> HttpReply | Pending:
         rid = message.get("id")
         method = message.get("method")
         params = message.get("params")
-        if not _valid_id(rid) or not isinstance(method, str):
-            return _transport_error(400, INVALID_REQUEST, "Invalid Request: needs a string or integer id and a method")
+        if not isinstance(method, str):
+            return _transport_error(400, INVALID_REQUEST, "Invalid Request: the method must be a string")
+        if not _valid_id(rid):
+            return _transport_error(400, INVALID_REQUEST, "Invalid Request: a request's id is a string or an integer")
         if params is not None and not isinstance(params, dict):
             return HttpReply(400, _error_body(rid, INVALID_PARAMS, "params must be an object"))
+        if batched and method == "initialize":
+            # 2025-03-26, lifecycle: the initialize request must not be part of a batch.
+            return HttpReply(200, _error_body(rid, INVALID_REQUEST, "Invalid Request: initialize cannot be batched"))
 
         header_version = headers.get("mcp-protocol-version")
-        modern = (header_version is not None and header_version not in HANDSHAKE_PROTOCOL_VERSIONS) or (
-            method != "initialize"
-            and isinstance(params, dict)
-            and isinstance(params.get("_meta"), dict)
-            and PROTOCOL_VERSION_META_KEY in params["_meta"]
+        # A batch is the handshake era's: its messages are never served as 2026-07-28 requests.
+        modern = not batched and (
+            (header_version is not None and header_version not in HANDSHAKE_PROTOCOL_VERSIONS)
+            or (
+                method != "initialize"
+                and isinstance(params, dict)
+                and isinstance(params.get("_meta"), dict)
+                and PROTOCOL_VERSION_META_KEY in params["_meta"]
+            )
         )
         if modern:
             duplicated = find_duplicated_routing_header(headers.items())
@@ -393,3 +531,17 @@ class McpEndpoint:
         # The 2026-07-28 transport maps error codes to HTTP statuses; the handshake era answers 200.
         status = ERROR_CODE_HTTP_STATUS.get(code, 200) if modern else 200
         return HttpReply(status, _error_body(rid, code, message, data))
+
+
+def _refuses_caller(answer: Answer) -> TypeGuard[HttpReply]:
+    """A refusal of who is calling (401/403: a sign-in challenge, a host token refused), not of one message: the
+    answer to the whole POST, batch or not, as HTTP authentication is the request's."""
+    return isinstance(answer, HttpReply) and answer.status in (401, 403)
+
+
+def _batch_reply(replies: list[HttpReply]) -> HttpReply:
+    """The replies to a batch's requests as one JSON array (JSON-RPC 2.0, 6); 202 when it held none."""
+    bodies = [reply.body for reply in replies if reply.body]
+    if not bodies:
+        return _accepted()
+    return HttpReply(200, b"[" + b",".join(bodies) + b"]")
