@@ -48,6 +48,10 @@ class Settings(BaseModel):
     chess_idle_ttl_days: int = Field(default=90, ge=1, le=3650)
     # Forms: how long a form and its answers are kept after the last change.
     forms_ttl_days: int = Field(default=7, ge=1, le=365)
+    # Forms: the evaluation steps checking one answer may take, and checking any one value of it (read from the
+    # schema when the form is asked); past either, too_complex. A step costs a few microseconds at worst.
+    forms_max_check_steps: int = Field(default=100_000, ge=1_000, le=2_000_000)
+    forms_max_value_steps: int = Field(default=10_000, ge=100, le=2_000_000)
     # Sign-in (README, "OAuth sign-in"): with `oauth`, tools that keep state need a verified access token.
     auth_mode: Literal["none", "oauth"] = "none"
     oauth_issuer: str | None = None
@@ -119,6 +123,12 @@ class Settings(BaseModel):
         if not parts.netloc or not (parts.scheme == "https" or (parts.scheme == "http" and loopback)):
             raise ValueError(f"must be an https URL (http only on loopback), got {value!r}")
         return value.rstrip("/")
+
+    @model_validator(mode="after")
+    def _value_within_check(self) -> Settings:
+        if self.forms_max_value_steps > self.forms_max_check_steps:
+            raise ValueError("FORMS_MAX_VALUE_STEPS must not exceed FORMS_MAX_CHECK_STEPS (one value is in one answer)")
+        return self
 
     @model_validator(mode="after")
     def _oauth_is_complete(self) -> Settings:

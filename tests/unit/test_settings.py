@@ -93,3 +93,15 @@ def test_a_cors_origin_with_a_path_or_a_wildcard_other_than_the_port_is_refused(
     monkeypatch.setenv("CORS_ORIGINS", value)
     with pytest.raises(SettingsError, match=f"CORS_ORIGINS: .*{message}"):
         load_settings()
+
+
+def test_form_check_budgets_are_read_and_a_value_budget_over_the_answer_budget_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("FORMS_MAX_CHECK_STEPS", "50000")
+    monkeypatch.setenv("FORMS_MAX_VALUE_STEPS", "5000")
+    assert (load_settings().forms_max_check_steps, load_settings().forms_max_value_steps) == (50_000, 5_000)
+
+    monkeypatch.setenv("FORMS_MAX_VALUE_STEPS", "60000")
+    with pytest.raises(SettingsError, match="FORMS_MAX_VALUE_STEPS must not exceed FORMS_MAX_CHECK_STEPS"):
+        load_settings()

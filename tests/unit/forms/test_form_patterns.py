@@ -8,7 +8,14 @@ from typing import Any
 
 import pytest
 from seed_forms import FLIGHT
-from widget_mcp.apps.forms.domain import FormSession, InvalidAnswer, InvalidSchema, check_form_schema, field_errors
+from widget_mcp.apps.forms.domain import (
+    FormSession,
+    FormStep,
+    InvalidAnswer,
+    InvalidSchema,
+    check_form_schema,
+    field_errors,
+)
 from widget_mcp.apps.forms.domain.answers import FORM_UNCHECKABLE, PATTERN_TIMED_OUT
 from widget_mcp.apps.forms.domain.patterns import answer_budget, search
 
@@ -169,11 +176,14 @@ def test_a_stored_form_that_would_now_be_refused_takes_no_answer_and_stays_pendi
     assert not session.complete
 
 
-def test_a_reference_to_a_definition_the_form_lacks_is_a_message_for_the_form() -> None:
-    session = FormSession.ask("f3", _form(**{"$ref": "#/$defs/missing"}))
+def test_a_reference_to_a_definition_the_form_lacks_is_refused_when_asked_and_a_message_for_a_stored_form() -> None:
+    schema = _form(**{"$ref": "#/$defs/missing"})
+    with pytest.raises(InvalidSchema, match="'#/\\$defs/missing' points nowhere"):
+        FormSession.ask("f3", schema)
+    stored = FormSession("f3", [FormStep(schema)])  # as a form asked before references were read
 
     with pytest.raises(InvalidAnswer) as caught:
-        session.submit({"code": "12"})
+        stored.submit({"code": "12"})
 
     assert caught.value.fields == {"(form)": FORM_UNCHECKABLE}
 

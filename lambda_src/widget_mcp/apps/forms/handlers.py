@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from widget_mcp.apps.forms.domain import FormError, FormSession, InvalidAnswer
+from widget_mcp.apps.forms.domain import FormError, FormLimits, FormSession, InvalidAnswer
 from widget_mcp.apps.forms.repository import FormRepository
 from widget_mcp.apps.forms.service import FormChanged, FormNotFound, FormService
 from widget_mcp.apps.forms.tools import DguiError, FormPayload, ResponsePayload
@@ -72,7 +72,9 @@ class FormHandlers:
 
     @classmethod
     def on(cls, context: AppContext) -> FormHandlers:
-        return cls(FormService(FormRepository(context.store, context.settings.forms_ttl_days)))
+        settings = context.settings
+        limits = FormLimits(settings.forms_max_check_steps, settings.forms_max_value_steps)
+        return cls(FormService(FormRepository(context.store, settings.forms_ttl_days), limits))
 
     def ask_question(self, args: AskInput, call: ToolCall) -> ToolResult:
         with _dgui_errors():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from widget_mcp.apps.forms.domain import FormSession
+from widget_mcp.apps.forms.domain import FormLimits, FormSession
 from widget_mcp.apps.forms.repository import FormRepository, StoredForm
 from widget_mcp.storage.documents import VersionConflict
 from widget_mcp.toolkit.ownership import StateOwner
@@ -37,8 +37,9 @@ class Submitted:
 
 
 class FormService:
-    def __init__(self, forms: FormRepository) -> None:
+    def __init__(self, forms: FormRepository, limits: FormLimits | None = None) -> None:
         self._forms = forms
+        self._limits = limits or FormLimits()
 
     def ask(
         self,
@@ -49,14 +50,16 @@ class FormService:
         description: str | None,
         metadata: dict[str, Any] | None,
     ) -> FormSession:
-        session = FormSession.ask(self._forms.new_id(owner), question, ui_schema, title, description, metadata)
+        session = FormSession.ask(
+            self._forms.new_id(owner), question, ui_schema, title, description, metadata, self._limits
+        )
         self._forms.create(owner, session)
         return session
 
     def submit(self, owner: StateOwner, form_id: str, data: object, step: int | None) -> Submitted:
         stored = self._load(owner, form_id)
         session = stored.session
-        index, repeated = session.submit(data, step)
+        index, repeated = session.submit(data, step, self._limits)
         if repeated:
             return Submitted(session, index, repeated=True)
         try:
@@ -66,7 +69,7 @@ class FormService:
             if exc.current is None:
                 raise FormNotFound(form_id) from exc
             current = StoredForm(FormSession.from_record(exc.current.body), exc.current)
-            index, repeated = current.session.submit(data, index)
+            index, repeated = current.session.submit(data, index, self._limits)
             if not repeated:
                 raise FormChanged(form_id) from exc
             return Submitted(current.session, index, repeated=True)

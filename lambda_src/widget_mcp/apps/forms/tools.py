@@ -35,6 +35,8 @@ QuestionText = Annotated[str, Field(max_length=MAX_QUESTION_TEXT)] | dict[str, A
 UiSchemaText = Annotated[str, Field(max_length=MAX_UI_SCHEMA_TEXT)] | dict[str, Any]
 MAX_METADATA_BYTES = 16 * 1024
 MAX_ANSWER_BYTES = 16 * 1024
+# How deep answers may nest: the depth to which the forms domain reads a schema's cost (domain/complexity.py).
+MAX_ANSWER_DEPTH = 32
 
 
 # With sign-in on, a token must hold this scope to use the forms tools.
@@ -43,6 +45,17 @@ FORMS_SCOPE = ("forms",)
 
 def _json_size(value: object) -> int:
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass"))
+
+
+def _json_depth(value: object) -> int:
+    """How deep `value` nests (a scalar is 0), without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth + 1)
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 # A small form that works as it is: hosts and the playground offer it as the starting point.
@@ -100,6 +113,8 @@ class SubmitInput(BaseModel):
     @field_validator("data")
     @classmethod
     def _data_within_cap(cls, value: dict[str, Any]) -> dict[str, Any]:
+        if _json_depth(value) > MAX_ANSWER_DEPTH:
+            raise ValueError(f"the answers may nest at most {MAX_ANSWER_DEPTH} levels deep")
         if _json_size(value) > MAX_ANSWER_BYTES:
             raise ValueError(f"the answers may be at most {MAX_ANSWER_BYTES // 1024} KB of JSON")
         return value

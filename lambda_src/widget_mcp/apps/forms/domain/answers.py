@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
-from widget_mcp.apps.forms.domain.errors import InvalidAnswer
-from widget_mcp.apps.forms.domain.patterns import answer_budget, schema_problem, search
+from widget_mcp.apps.forms.domain.complexity import read_schema
+from widget_mcp.apps.forms.domain.errors import InvalidAnswer, InvalidSchema, TooComplex
+from widget_mcp.apps.forms.domain.limits import FormLimits, Steps, counting, current, keyword_cost, spend
+from widget_mcp.apps.forms.domain.patterns import answer_budget, compile_cost, pattern_problem, schema_problem, search
 
 if TYPE_CHECKING:
     from jsonschema import FormatChecker
@@ -20,11 +21,21 @@ PATTERN_TIMED_OUT = "This answer could not be checked against the expected patte
 FORM_UNCHECKABLE = "This form cannot be checked, so it cannot be submitted; ask for a new one."
 
 
+# Error messages are cut here: jsonschema's own quote the whole value, and an answer's value may be 16 KB.
+MAX_MESSAGE = 300
+# The options an `enum` message lists before "…".
+MAX_LISTED = 20
+# The fields an answer's errors name, first by path: enough to fix an answer, and a bounded message.
+MAX_FIELD_ERRORS = 100
+
+
 def _is_regex(instance: object) -> bool:
-    """An answer in a `"format": "regex"` field: compiled by `re` (never run, never expanded like `regex` does)."""
-    if isinstance(instance, str):
-        re.compile(instance)
-    return True
+    """An answer in a `"format": "regex"` field: compiled on the bounded engine, as the form's own patterns are
+    (Python's `re` compiles some short patterns, such as case-insensitive ranges, for milliseconds each)."""
+    if not isinstance(instance, str):
+        return True
+    spend(compile_cost(instance))
+    return pattern_problem(instance) is None
 
 
 @cache
@@ -32,9 +43,117 @@ def _formats() -> FormatChecker:
     from jsonschema import FormatChecker  # imported on first use, like in schema.py
 
     checker = FormatChecker()
-    # jsonschema's own check lets OverflowError ("a{99999999999}") and RecursionError (deep nesting) escape.
-    checker.checks("regex", raises=(re.error, OverflowError, RecursionError))(_is_regex)
+    checker.checks("regex")(_is_regex)
     return checker
+
+
+def _canonical(value: object, steps: Steps | None) -> object:
+    """A hashable stand-in for a JSON value, equal exactly when JSON Schema calls the values equal (1 == 1.0, but
+    true is not 1), cached by the value's id for the length of one check: comparing it is linear, where
+    jsonschema's `enum`, `const` and `uniqueItems` compare value against value in Python (quadratic for
+    `uniqueItems` on values that do not sort)."""
+    cache = steps.canonical if steps is not None else {}
+    found = cache.get(id(value))
+    if found is not None:
+        return found
+    result: object
+    if isinstance(value, bool) or value is None:
+        result = ("b", value)
+    elif isinstance(value, (int, float)):
+        result = ("n", value)
+    elif isinstance(value, str):
+        result = ("s", value)
+    elif isinstance(value, list):
+        spend(len(value))
+        result = ("l", tuple(_canonical(item, steps) for item in value))
+    elif isinstance(value, dict):
+        spend(len(value))
+        result = ("o", frozenset((key, _canonical(item, steps)) for key, item in value.items()))
+    else:
+        result = ("?", id(value))
+    cache[id(value)] = result
+    return result
+
+
+def _enum(validator: Any, enums: object, instance: object, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    from jsonschema.exceptions import ValidationError
+
+    steps = current()
+    members = steps.canonical.get(id(enums)) if steps is not None else None
+    if members is None:
+        spend(len(cast("list[object]", enums)))
+        members = frozenset(_canonical(member, steps) for member in cast("list[object]", enums))
+        if steps is not None:
+            steps.canonical[id(enums)] = members
+    if _canonical(instance, steps) not in members:
+        yield ValidationError(f"{_short(instance)} is not one of the allowed values")
+
+
+def _const(validator: Any, const: object, instance: object, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    from jsonschema.exceptions import ValidationError
+
+    steps = current()
+    if _canonical(instance, steps) != _canonical(const, steps):
+        yield ValidationError(f"{_short(const)} was expected")
+
+
+def _unique_items(
+    validator: Any, unique: object, instance: object, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    from jsonschema.exceptions import ValidationError
+
+    if not unique or not validator.is_type(instance, "array"):
+        return
+    items = cast("list[object]", instance)
+    steps = current()
+    spend(len(items))
+    if len({_canonical(item, steps) for item in items}) < len(items):
+        yield ValidationError(f"{_short(instance)} has non-unique elements")
+
+
+def _short(value: object, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _unevaluated(
+    keyword: Callable[..., Iterable[ValidationError] | None],
+) -> Callable[..., Iterable[ValidationError] | None]:
+    def run(validator: Any, value: object, instance: object, schema: dict[str, Any]) -> Any:
+        # jsonschema walks everything the subschema applies in place to find what it evaluated.
+        steps = current()
+        if steps is not None:
+            steps.spend(steps.closure.get(id(schema), 1))
+        return keyword(validator, value, instance, schema)
+
+    return run
+
+
+def _charged(errors: Iterable[ValidationError], steps: Steps) -> Iterator[ValidationError]:
+    for error in errors:
+        steps.spend(1 + len(error.message) // 1024)
+        yield error
+
+
+def _counted(
+    name: str, keyword: Callable[..., Iterable[ValidationError] | None]
+) -> Callable[..., Iterable[ValidationError] | None]:
+    """`keyword` charging its steps (limits.py) before it runs, and one per error it yields."""
+
+    def run(validator: Any, value: object, instance: object, schema: dict[str, Any]) -> Any:
+        steps = current()
+        if steps is None:
+            return keyword(validator, value, instance, schema)
+        cost = keyword_cost(name, value)
+        if isinstance(instance, str) and name in ("pattern", "format"):
+            cost += len(instance) // 64
+        elif isinstance(instance, dict) and name in ("patternProperties", "additionalProperties"):
+            cost += len(instance) * max(1, len(schema.get("patternProperties") or ()))
+        steps.spend(cost)
+        errors = keyword(validator, value, instance, schema)
+        return None if errors is None else _charged(errors, steps)
+
+    return run
 
 
 # The keywords that match a schema's patterns against answers, as jsonschema's own but on the bounded engine:
@@ -112,40 +231,70 @@ def _additional_properties(
 
 @cache
 def _bounded(base: type[Validator]) -> type[Validator]:
-    """`base` (the schema's dialect) with every keyword that runs a pattern on answers moved to the bounded engine."""
+    """`base` (the schema's dialect) with every keyword counting its steps, the ones that run a pattern on answers
+    moved to the bounded engine, and `enum`, `const` and `uniqueItems` comparing in linear time."""
     from jsonschema.validators import extend
 
-    keywords = {
+    keywords: dict[str, Callable[..., Iterable[ValidationError] | None]] = {
+        **base.VALIDATORS,
         "pattern": _pattern,
         "patternProperties": _pattern_properties,
         "additionalProperties": _additional_properties,
+        "enum": _enum,
+        "const": _const,
+        "uniqueItems": _unique_items,
     }
-    return cast("type[Validator]", extend(base, keywords))  # type: ignore[no-untyped-call]
+    for name in ("unevaluatedProperties", "unevaluatedItems"):
+        if name in keywords:
+            keywords[name] = _unevaluated(keywords[name])
+    counted = {name: _counted(name, keyword) for name, keyword in keywords.items()}
+    return cast("type[Validator]", extend(base, counted))  # type: ignore[no-untyped-call]
 
 
-def field_errors(schema: dict[str, Any], data: dict[str, Any]) -> dict[str, str]:
-    """{field path: message} for each way `data` breaks `schema` (formats included); empty when it is valid."""
+def field_errors(schema: dict[str, Any], data: dict[str, Any], limits: FormLimits | None = None) -> dict[str, str]:
+    """{field path: message} for each way `data` breaks `schema` (formats included); empty when it is valid.
+
+    Raises TooComplex when checking takes more steps than `limits` allow.
+    """
     from jsonschema.validators import validator_for
     from referencing import Registry
     from referencing.exceptions import Unresolvable
 
+    limits = limits or FormLimits()
     if schema_problem(schema) is not None:
         return {"(form)": FORM_UNCHECKABLE}
     # The dialect comes from the root's `$schema`, which is then dropped: a `$ref: "#"` back to a root naming its
     # dialect would switch jsonschema to that dialect's own class, whose `pattern` runs on `re`.
     bounded = _bounded(validator_for(schema))
     body = {key: value for key, value in schema.items() if key != "$schema"}
+    # Read again on every check: a form stored before today's limits meets them too.
+    try:
+        reading = read_schema(body, frozenset(bounded.VALIDATORS), limits.value_steps)
+    except InvalidSchema:
+        return {"(form)": FORM_UNCHECKABLE}
     # An empty registry: a $ref never fetches anything (jsonschema's default one would download remote URLs).
     validator = bounded(body, format_checker=_formats(), registry=Registry())
     try:
-        with answer_budget() as budget:
+        with answer_budget() as budget, counting(limits.check_steps) as steps:
+            steps.closure = reading.closure
             found = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
     except Unresolvable:  # a #/… reference to a place the schema does not have
         return {"(form)": FORM_UNCHECKABLE}
+    except TooComplex as exc:
+        raise TooComplex(exc.message, data) from None
+    except RecursionError:  # what the reading of the schema did not foresee still ends here, not in a 5xx
+        raise TooComplex("This answer is too complex to check: it nests too deeply for its form.", data) from None
     errors: dict[str, str] = {}
+    required_seen: set[tuple[str, int]] = set()
     for error in found:
+        if len(errors) >= MAX_FIELD_ERRORS:
+            break
         path = ".".join(str(p) for p in error.absolute_path)
         if error.validator == "required" and isinstance(error.instance, dict):
+            # jsonschema reports each missing name with the whole list: read each list once per value.
+            if (path, id(error.validator_value)) in required_seen:
+                continue
+            required_seen.add((path, id(error.validator_value)))
             for name in error.validator_value or ():  # type: ignore[union-attr]
                 if name not in error.instance:
                     errors.setdefault(".".join(filter(None, [path, str(name)])), "This field is required.")
@@ -186,7 +335,8 @@ def _message(error: ValidationError) -> str:
     if keyword == "type" and isinstance(expected, str):
         return f"This must be {_TYPE_NAMES.get(expected, expected)}."
     if keyword == "enum" and isinstance(expected, list):
-        return "Choose one of: " + ", ".join(str(v) for v in expected) + "."
+        listed = ", ".join(str(v) for v in expected[:MAX_LISTED]) + (", …" if len(expected) > MAX_LISTED else "")
+        return f"Choose one of: {listed}."
     bounds = {
         "minimum": "at least",
         "maximum": "at most",
@@ -199,14 +349,14 @@ def _message(error: ValidationError) -> str:
         return f"This needs at least {expected} characters."
     if keyword == "maxLength":
         return f"This allows at most {expected} characters."
-    raw = error.message
+    raw = error.message if len(error.message) <= MAX_MESSAGE else error.message[: MAX_MESSAGE - 1] + "…"
     return raw[0].upper() + raw[1:] + ("" if raw.endswith(".") else ".")
 
 
-def check_answers(schema: dict[str, Any], data: object) -> dict[str, Any]:
+def check_answers(schema: dict[str, Any], data: object, limits: FormLimits | None = None) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise InvalidAnswer("The answer must be an object of field values.", data, {"(form)": "Not an object."})
-    errors = field_errors(schema, data)
+    errors = field_errors(schema, data, limits)
     if errors:
         summary = "; ".join(f"{field}: {message}" for field, message in errors.items())
         raise InvalidAnswer(f"Some answers need fixing: {summary}", data, errors)

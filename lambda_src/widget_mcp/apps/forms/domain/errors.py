@@ -32,6 +32,12 @@ class InvalidAnswer(FormError):
         self.fields = fields
 
 
+class TooComplex(FormError):
+    """Checking this schema or answer would take more evaluation steps than a call may spend (limits.py)."""
+
+    code = "too_complex"
+
+
 class AlreadyAnswered(FormError):
     """A step was answered before with different data; answers are final."""
 

@@ -106,6 +106,20 @@ def _compile_error(pattern: str) -> str | None:
     return None
 
 
+def pattern_problem(pattern: str) -> str | None:
+    """Why `pattern` cannot run on the bounded engine (verbose mode, repeats too costly to compile, no compile)."""
+    if _VERBOSE.search(pattern):
+        return "it uses verbose mode (?x), which form patterns do not support"
+    if _cost(pattern) > MAX_PATTERN_COST:
+        return "it repeats too much to check safely"
+    return _compile_error(pattern)
+
+
+def compile_cost(pattern: str) -> int:
+    """`_cost`: an upper bound of what compiling `pattern` costs (units of about 3 µs)."""
+    return _cost(pattern)
+
+
 def _objects(value: object, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], dict[str, Any]]]:
     """Every JSON object in `value` with its path: subschemas wherever they sit, and `enum`/`default` data too,
     since a `$ref` may point anywhere in the document."""

@@ -8,10 +8,16 @@ meta-schema, for size and depth, and for patterns the answers could not be match
 from __future__ import annotations
 
 import json
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
+from widget_mcp.apps.forms.domain.complexity import read_schema
 from widget_mcp.apps.forms.domain.errors import InvalidSchema
-from widget_mcp.apps.forms.domain.patterns import schema_problem
+from widget_mcp.apps.forms.domain.limits import FormLimits
+from widget_mcp.apps.forms.domain.patterns import pattern_problem, schema_problem
+
+if TYPE_CHECKING:
+    from jsonschema import FormatChecker
 
 MAX_SCHEMA_BYTES = 32 * 1024
 MAX_UI_SCHEMA_BYTES = 16 * 1024
@@ -46,8 +52,20 @@ def _size(value: object) -> int:
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
 
 
-def check_form_schema(schema: dict[str, Any]) -> None:
-    """Raise InvalidSchema naming the problem."""
+@cache
+def _meta_formats() -> FormatChecker:
+    """jsonschema's format checks for the meta-schema, with `"format": "regex"` on the bounded engine: its own
+    compiles with `re`, which spends milliseconds on some short patterns (case-insensitive ranges)."""
+    from jsonschema import FormatChecker
+
+    checker = FormatChecker()
+    checker.checks("regex")(lambda pattern: not isinstance(pattern, str) or pattern_problem(pattern) is None)
+    return checker
+
+
+def check_form_schema(schema: dict[str, Any], limits: FormLimits | None = None) -> None:
+    """Raise InvalidSchema naming the problem, or TooComplex when one value could take more evaluation steps to
+    check than `limits` allow."""
     # jsonschema costs ~0.1 s of import: paid by the first form, not by every cold start.
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
@@ -67,7 +85,7 @@ def check_form_schema(schema: dict[str, Any]) -> None:
         raise InvalidSchema(f"Invalid JSON schema at {where or 'the root'}: {what}.", schema)
     cls = validator_for(schema, default=Draft202012Validator)
     try:
-        cls.check_schema(schema)
+        cls.check_schema(schema, format_checker=_meta_formats())  # type: ignore[call-arg]  # the protocol omits it
     except SchemaError as exc:
         where = "/".join(str(p) for p in exc.absolute_path) or "the root"
         raise InvalidSchema(f"Invalid JSON schema at {where}: {exc.message}.", schema) from None
@@ -81,6 +99,9 @@ def check_form_schema(schema: dict[str, Any]) -> None:
     missing = [name for name in schema.get("required", []) if name not in properties]
     if missing:
         raise InvalidSchema(f"Invalid JSON schema. Required fields {missing} are not in 'properties'.", schema)
+    # `$schema` is dropped before answers are checked (answers.py); the rest is what they are checked against.
+    body = {key: value for key, value in schema.items() if key != "$schema"}
+    read_schema(body, frozenset(cls.VALIDATORS), (limits or FormLimits()).value_steps)
 
 
 def check_ui_schema(ui_schema: dict[str, Any]) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from widget_mcp.apps.forms.domain.answers import check_answers
 from widget_mcp.apps.forms.domain.errors import AlreadyAnswered, InvalidSchema
+from widget_mcp.apps.forms.domain.limits import FormLimits
 from widget_mcp.apps.forms.domain.schema import check_form_schema, check_ui_schema, read_json_object
 
 MAX_STEPS = 5
@@ -48,9 +49,9 @@ def _text(value: object, what: str) -> str | None:
     return value
 
 
-def _step(question: object, ui_schema: object, title: object, description: object) -> FormStep:
+def _step(question: object, ui_schema: object, title: object, description: object, limits: FormLimits) -> FormStep:
     schema = read_json_object(question, "question")
-    check_form_schema(schema)
+    check_form_schema(schema, limits)
     ui = read_json_object(ui_schema, "uiSchema") if ui_schema is not None else {}
     check_ui_schema(ui)
     return FormStep(schema, ui, _text(title, "title"), _text(description, "description"))
@@ -71,9 +72,12 @@ class FormSession:
         title: object = None,
         description: object = None,
         metadata: dict[str, Any] | None = None,
+        limits: FormLimits | None = None,
     ) -> FormSession:
-        """Check the question (and any `metadata.next` chain) and open a session; raises InvalidSchema."""
-        steps = [_step(question, ui_schema, title, description)]
+        """Check the question (and any `metadata.next` chain) and open a session; raises InvalidSchema, or
+        TooComplex for a schema whose answers could not be checked within `limits`."""
+        limits = limits or FormLimits()
+        steps = [_step(question, ui_schema, title, description, limits)]
         meta = dict(metadata or {})
         following = meta.pop("next", None)
         while following is not None:
@@ -81,7 +85,9 @@ class FormSession:
                 raise InvalidSchema(f"A form has at most {MAX_STEPS} steps.", following)
             spec = read_json_object(following, "next step")
             question_of_step = spec.get("schema", spec.get("question"))
-            steps.append(_step(question_of_step, spec.get("uiSchema"), spec.get("title"), spec.get("description")))
+            steps.append(
+                _step(question_of_step, spec.get("uiSchema"), spec.get("title"), spec.get("description"), limits)
+            )
             following = spec.get("next")
         return cls(form_id, steps, meta)
 
@@ -94,10 +100,11 @@ class FormSession:
     def complete(self) -> bool:
         return self.current == len(self.steps)
 
-    def submit(self, data: object, step: int | None = None) -> tuple[int, bool]:
+    def submit(self, data: object, step: int | None = None, limits: FormLimits | None = None) -> tuple[int, bool]:
         """Answer `step` (default: the current one). Returns (step, whether this repeats a stored answer).
 
-        Re-sending a stored answer is harmless (a retry); different data for an answered step is refused.
+        Re-sending a stored answer is harmless (a retry); different data for an answered step is refused. Checking
+        past `limits` raises TooComplex and leaves the session as it was.
         """
         if step is None:
             previous = self.current - 1  # a retry of the answer just given carries no step
@@ -114,7 +121,7 @@ class FormSession:
             if target.answer == data:
                 return index, True
             raise AlreadyAnswered("This form was already answered with different data; answers are final.", data)
-        target.answer = check_answers(target.schema, data)
+        target.answer = check_answers(target.schema, data, limits)
         return index, False
 
     def answers(self) -> dict[str, Any]:

@@ -1,0 +1,90 @@
+"""How much work checking a form may take, counted in evaluation steps rather than time, so the same schema and
+answer always get the same verdict.
+
+One step is one keyword of the schema applied to one value of the answer (`properties`, `type`, `$ref`, …), plus
+one per entry for keywords that walk a list or an object (`required`, `enum`, `properties`), one per item for
+`uniqueItems`, one per error produced, and more for long strings and long error messages. On this kind of
+machine a step costs a few microseconds at worst, so 100,000 steps stay well under a second of CPU.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from widget_mcp.apps.forms.domain.errors import TooComplex
+
+CHECK_STEPS = 100_000
+VALUE_STEPS = 10_000
+
+
+@dataclass(frozen=True)
+class FormLimits:
+    """`check_steps`: what checking one answer may spend in all; past it the answer is refused (too_complex).
+    `value_steps`: what checking any one value of an answer may cost, read from the schema alone when the form
+    is asked; a schema past it is refused (too_complex) before it is stored."""
+
+    check_steps: int = CHECK_STEPS
+    value_steps: int = VALUE_STEPS
+
+
+@dataclass
+class Steps:
+    """The steps left for checking one answer, and what the check may cache for its length."""
+
+    limit: int
+    left: int = 0
+    # What applying each subschema (by id) costs on one value before descending (complexity.py).
+    closure: dict[int, int] = field(default_factory=dict)
+    # Canonical forms of values compared by `enum`, `const` and `uniqueItems`, by id (the values outlive the check).
+    canonical: dict[int, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.left = self.limit
+
+    def spend(self, count: int) -> None:
+        self.left -= count
+        if self.left < 0:
+            raise TooComplex(
+                f"This answer is too complex to check: it takes more than {self.limit:,} evaluation steps. "
+                "Send a shorter answer, or ask a simpler form.",
+            )
+
+
+_steps: ContextVar[Steps | None] = ContextVar("form_check_steps", default=None)
+
+
+@contextmanager
+def counting(limit: int) -> Iterator[Steps]:
+    """Steps spent inside (through `spend`) come out of `limit`; TooComplex once it is exceeded."""
+    steps = Steps(limit)
+    token = _steps.set(steps)
+    try:
+        yield steps
+    finally:
+        _steps.reset(token)
+
+
+def current() -> Steps | None:
+    return _steps.get()
+
+
+def spend(count: int) -> None:
+    steps = _steps.get()
+    if steps is not None:
+        steps.spend(count)
+
+
+# Keywords whose work grows with the entries of their value (jsonschema walks them on every value checked).
+def keyword_cost(keyword: str, value: object) -> int:
+    """What applying `keyword` with `value` costs, before the value checked and what it descends into."""
+    if keyword in ("enum", "const"):
+        return 1  # compared through a set built once per check (answers.py), which charges its own entries
+    if keyword in ("dependentRequired", "dependencies") and isinstance(value, dict):
+        return 1 + len(value) + sum(len(names) for names in value.values() if isinstance(names, list))
+    if isinstance(value, (list, dict)):
+        return 1 + len(value)
+    return 1
