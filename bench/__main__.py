@@ -1,5 +1,6 @@
-"""`python -m bench [--quick] [--only endpoint,size,dynamodb,widgets]`: every benchmark in one run on this
-machine, printed as one table of ours against the two baselines, then footnotes and target verdicts.
+"""`python -m bench [--quick] [--only endpoint,size,dynamodb,widgets,security]`: every benchmark in one run on this
+machine, printed as one table of ours against the two baselines, then footnotes, the hostile inputs' CPU times
+against an ordinary form, and target verdicts.
 See bench/README.md for the method."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from bench.chess import DEEP_PLY, MIDDLE_PLY
 from bench.endpoint import Effort
 from bench.report import Row, Target, number, ratio, table, verdict
 
-PARTS = ("endpoint", "size", "dynamodb", "widgets")
+PARTS = ("endpoint", "size", "dynamodb", "widgets", "security")
 QUICK = Effort(cold_runs=3, warm_runs=1, warm_calls=500, chess_calls=25)
 MS, MB = 1000.0, 1e6
 WIDGET_NAMES = {"chess-board": "chess board", "display": "display host", "form": "form"}
@@ -99,6 +100,16 @@ def _widgets(runs: int, rows: list[Row], targets: list[Target]) -> None:
         rows.append(Row(f"widget first render, {WIDGET_NAMES[widget]} ⁵", "ms", {"ours": ms}))
 
 
+def _security(runs: int, targets: list[Target]) -> list[str]:
+    from bench.security import CPU_LIMIT_MS, measure, report
+
+    baseline, timings = measure(runs)
+    worst = max(timings, key=lambda t: t.slowest_ms)
+    note = f"({worst.entry.name}, {worst.step})"
+    targets.append(Target("slowest request of a hostile input (CPU)", worst.slowest_ms, CPU_LIMIT_MS, "ms", note))
+    return report(baseline, timings)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke test, not for the README)")
@@ -122,6 +133,7 @@ def main() -> None:
         _dynamodb(rows, notes)
     if "widgets" in parts:
         _widgets(render_runs, rows, targets)
+    hostile = _security(1 if args.quick else 3, targets) if "security" in parts else []
 
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     load = f"load average {load_at_start:.1f} at start, {os.getloadavg()[0]:.1f} at end"
@@ -148,6 +160,7 @@ def main() -> None:
             "⁴ ours only: the minimal baselines keep no state; measured on moto with real boto3 calls.",
             notes.get("dynamodb", ""),
         ],
+        "security": ["", *hostile],
         "widgets": [
             f"⁵ ours only (the baselines serve no widgets): gzip -9 of entry + chunks + CSS; render: median of "
             f"{render_runs} in headless Chromium, frame start to the widget's first-render mark.",

@@ -1,0 +1,116 @@
+"""`python -m bench.security [--runs N]`: the CPU time of every hostile input in tests/hostile/, as a ratio to an
+ordinary form measured in the same run.
+
+Each entry's steps are sent as JSON-RPC `tools/call` requests to the endpoint the Lambda handler and uvicorn
+serve (`McpEndpoint.handle`), on the in-memory store, one fresh service per run. An entry's figure is the CPU
+time of its slowest request (what one request can cost the function), median of the runs. The baseline is the
+slowest request of the seed's flight form: `ask_question`, then a valid `submit_form`. Outcomes are checked as
+the tests check them, so a figure never belongs to a request that went wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import time
+from dataclasses import dataclass
+
+from tests.hostile_corpus import Entry, Step, load, names, read_reply, request_body
+from tests.seed_forms import FLIGHT
+
+HEADERS = {"host": "127.0.0.1:8000", "content-type": "application/json", "accept": "application/json"}
+# What the contract promises: no input makes one request run longer than about 2 s of CPU in the function.
+CPU_LIMIT_MS = 2000.0
+BASELINE = Entry(
+    "baseline: the seed's flight form",
+    "An ordinary form asked and answered.",
+    (
+        Step("ask_question", {"question": FLIGHT, "title": "Book a Flight to Japan"}, "ok"),
+        Step(
+            "submit_form",
+            {
+                "formId": "$formId",
+                "data": {"destinationCity": "Tokyo", "departureDate": "2026-03-01", "returnDate": "2026-03-09"},
+            },
+            "ok",
+        ),
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Timing:
+    entry: Entry
+    slowest_ms: float  # CPU time of the entry's slowest request, median over the runs
+    step: str  # the tool of that request
+    outcome: str
+
+
+def _run_once(entry: Entry) -> tuple[float, str, str]:
+    from widget_mcp.settings import Settings
+    from widget_mcp.storage.memory import InMemoryDocumentStore
+    from widget_mcp.wiring import build_core
+
+    # Errors only: every refusal would log a warning line into the report.
+    endpoint = build_core(Settings(log_level="ERROR"), store=InMemoryDocumentStore()).endpoint
+    ids: dict[str, str] = {}
+    slowest, tool, outcome = -1.0, "", ""
+    for step in entry.steps:
+        body = request_body(step, ids)
+        start = time.process_time()
+        reply = asyncio.run(endpoint.handle("POST", HEADERS, body))
+        spent = (time.process_time() - start) * 1000
+        got, message = read_reply(step, reply.status, reply.body, ids)
+        if got != step.expected("endpoint"):
+            raise AssertionError(f"{entry.name}: {step.tool} gave {got} ({message}), not {step.expect}")
+        if spent > slowest:
+            slowest, tool, outcome = spent, step.tool, got
+    return slowest, tool, outcome
+
+
+def time_entry(entry: Entry, runs: int) -> Timing:
+    results = [_run_once(entry) for _ in range(runs)]
+    slowest = statistics.median(ms for ms, _, _ in results)
+    _, tool, outcome = max(results, key=lambda r: r[0])
+    return Timing(entry, slowest, tool, outcome)
+
+
+def measure(runs: int = 3) -> tuple[Timing, list[Timing]]:
+    """The baseline's timing and every corpus entry's, in one run (the baseline first warms the imports)."""
+    os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
+    _run_once(BASELINE)
+    baseline = time_entry(BASELINE, runs)
+    return baseline, [time_entry(load(name), runs) for name in names()]
+
+
+def report(baseline: Timing, timings: list[Timing]) -> list[str]:
+    width = max(len(t.entry.name) for t in timings)
+    base = baseline.slowest_ms
+    lines = [
+        f"Hostile inputs (tests/hostile/): CPU time of each entry's slowest request, median of the runs; "
+        f"baseline = the seed's flight form, {base:.1f} ms ({baseline.step}).",
+        f"  {'entry':<{width}}  {'request':<14}  {'outcome':<17}  {'CPU ms':>8}  {'× baseline':>10}",
+    ]
+    for t in sorted(timings, key=lambda t: -t.slowest_ms):
+        ratio = t.slowest_ms / base if base else float("nan")
+        lines.append(f"  {t.entry.name:<{width}}  {t.step:<14}  {t.outcome:<17}  {t.slowest_ms:>8.1f}  {ratio:>9.1f}×")
+    worst = max(timings, key=lambda t: t.slowest_ms)
+    verdict = "met" if worst.slowest_ms <= CPU_LIMIT_MS else "MISSED"
+    lines.append(
+        f"  slowest: {worst.entry.name}, {worst.slowest_ms:.0f} ms of CPU ({verdict}: at most {CPU_LIMIT_MS:.0f} ms "
+        "per request)"
+    )
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=3, help="runs per entry (the median is reported)")
+    args = parser.parse_args()
+    print("\n".join(report(*measure(args.runs))))
+
+
+if __name__ == "__main__":
+    main()
