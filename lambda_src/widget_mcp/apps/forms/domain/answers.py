@@ -111,6 +111,24 @@ def _unique_items(
         yield ValidationError(f"{_short(instance)} has non-unique elements")
 
 
+def _overflow_safe(
+    keyword: Callable[..., Iterable[ValidationError] | None],
+) -> Callable[..., Iterator[ValidationError]]:
+    """`keyword` (jsonschema's multipleOf) with a number too large for a float as a message, not an exception:
+    `10**400 / 0.1` raises OverflowError."""
+
+    def run(validator: Any, value: object, instance: object, schema: dict[str, Any]) -> Iterator[ValidationError]:
+        from jsonschema.exceptions import ValidationError
+
+        try:
+            found = list(keyword(validator, value, instance, schema) or ())
+        except OverflowError:
+            found = [ValidationError(f"{_short(instance)} is too large to check against multipleOf {value!r}")]
+        yield from found
+
+    return run
+
+
 def _short(value: object, limit: int = 80) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -247,6 +265,8 @@ def _bounded(base: type[Validator]) -> type[Validator]:
     for name in ("unevaluatedProperties", "unevaluatedItems"):
         if name in keywords:
             keywords[name] = _unevaluated(keywords[name])
+    if "multipleOf" in keywords:
+        keywords["multipleOf"] = _overflow_safe(keywords["multipleOf"])
     counted = {name: _counted(name, keyword) for name, keyword in keywords.items()}
     return cast("type[Validator]", extend(base, counted))  # type: ignore[no-untyped-call]
 

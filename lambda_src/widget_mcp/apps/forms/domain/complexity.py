@@ -122,7 +122,8 @@ class _Graph:
 
     def _read(self, node: _Node) -> None:
         schema, where = node.schema, node.where
-        node.weight = sum(keyword_cost(k, v) for k, v in schema.items() if k in self.keywords)
+        # At least one: descending into a subschema costs something even when it holds no keyword.
+        node.weight = max(1, sum(keyword_cost(k, v) for k, v in schema.items() if k in self.keywords))
 
         base = "" if where == "the root" else f"{where}/"
 
