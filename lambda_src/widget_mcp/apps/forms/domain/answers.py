@@ -54,8 +54,8 @@ def _canonical(value: object, steps: Steps | None) -> object:
     `uniqueItems` on values that do not sort)."""
     cache = steps.canonical if steps is not None else {}
     found = cache.get(id(value))
-    if found is not None:
-        return found
+    if found is not None and found[0] is value:
+        return found[1]
     result: object
     if isinstance(value, bool) or value is None:
         result = ("b", value)
@@ -71,7 +71,7 @@ def _canonical(value: object, steps: Steps | None) -> object:
         result = ("o", frozenset((key, _canonical(item, steps)) for key, item in value.items()))
     else:
         result = ("?", id(value))
-    cache[id(value)] = result
+    cache[id(value)] = (value, result)
     return result
 
 
@@ -79,12 +79,14 @@ def _enum(validator: Any, enums: object, instance: object, schema: dict[str, Any
     from jsonschema.exceptions import ValidationError
 
     steps = current()
-    members = steps.canonical.get(id(enums)) if steps is not None else None
-    if members is None:
+    found = steps.enums.get(id(enums)) if steps is not None else None
+    if found is not None and found[0] is enums:
+        members = found[1]
+    else:
         spend(len(cast("list[object]", enums)))
         members = frozenset(_canonical(member, steps) for member in cast("list[object]", enums))
         if steps is not None:
-            steps.canonical[id(enums)] = members
+            steps.enums[id(enums)] = (enums, members)
     if _canonical(instance, steps) not in members:
         yield ValidationError(f"{_short(instance)} is not one of the allowed values")
 

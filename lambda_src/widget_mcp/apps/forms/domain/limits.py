@@ -40,8 +40,10 @@ class Steps:
     left: int = 0
     # What applying each subschema (by id) costs on one value before descending (complexity.py).
     closure: dict[int, int] = field(default_factory=dict)
-    # Canonical forms of values compared by `enum`, `const` and `uniqueItems`, by id (the values outlive the check).
-    canonical: dict[int, Any] = field(default_factory=dict)
+    # Canonical forms of the values compared by `enum`, `const` and `uniqueItems`, and the sets of `enum` lists, by
+    # id, each beside its value: holding the value keeps its id from being reused while the check runs.
+    canonical: dict[int, tuple[object, Any]] = field(default_factory=dict)
+    enums: dict[int, tuple[object, frozenset[Any]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.left = self.limit
