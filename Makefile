@@ -28,6 +28,7 @@ help:
 	@echo "make check-app URL=https://…/mcp   the ChatGPT/MCP Apps readiness check against an endpoint"
 	@echo "make app NAME=weather [WIDGET=1]    scaffold a new app (and its own widget), its tests, and register it"
 	@echo "make test-app NAME=weather          lint one app's files and run its own tests (installs the test tools only)"
+	@echo "make clients install the client matrix's MCP clients (TypeScript SDK v1 and v2, Python SDK 1.x, fastmcp)"
 	@echo "make lint    ruff's lint and format check of lambda_src, tests, bench, infra and integrations"
 	@echo "make format  rewrite those files as ruff formats them (NAME=weather: one app's files)"
 	@echo "make conformance  the official MCP conformance suite against CONFORMANCE=1 make dev; prints the score"
@@ -84,6 +85,33 @@ $(EXT_APPS_HOST_STAMP): $(WIDGET_DEPS) $(EXT_APPS_HOST_SOURCES)
 		&& node_modules/.bin/vite build --config vite.ext-apps-host.config.ts
 	@touch $@
 
+# The client matrix (tests/clients): the MCP clients hosts run, each locked, installed again only when its lock
+# changes. The TypeScript ones share one npm project; each Python one gets a venv of its own in .clients/, from a
+# hashed lock (uv.lock holds mcp 2.x; mcp 1.x cannot sit beside it, and fastmcp's dependencies stay out of it).
+.PHONY: clients client-locks
+CLIENTS_NODE := tests/clients/node
+CLIENTS_NODE_DEPS := $(CLIENTS_NODE)/node_modules/.ci-stamp
+CLIENT_ENVS := .clients
+CLIENT_PYTHON_STAMPS := $(patsubst tests/clients/python/%.txt,$(CLIENT_ENVS)/%/.synced,$(wildcard tests/clients/python/*.txt))
+
+$(CLIENTS_NODE_DEPS): $(CLIENTS_NODE)/package-lock.json
+	npm ci --prefix $(CLIENTS_NODE) --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(CLIENT_ENVS)/%/.synced: tests/clients/python/%.txt | $(UV)
+	$(UV) venv --quiet --allow-existing --no-python-downloads --python $(PYTHON) $(CLIENT_ENVS)/$*
+	$(UV) pip sync --quiet --require-hashes --compile-bytecode --python $(CLIENT_ENVS)/$*/bin/python $<
+	@touch $@
+
+clients: $(CLIENTS_NODE_DEPS) $(CLIENT_PYTHON_STAMPS)
+
+# The Python clients' locks again from their pins (tests/clients/python/*.in): hashed, for any Python 3.11+.
+client-locks: | $(UV)
+	for pins in tests/clients/python/*.in; do \
+		$(UV) pip compile --quiet --universal --generate-hashes --python-version 3.11 \
+			--custom-compile-command "make client-locks" "$$pins" -o "$${pins%.in}.txt" || exit 1; \
+	done
+
 # Reloads as you edit (README, Quickstart): Python under lambda_src/ restarts the app, Vite rebuilds the widgets
 # (watch mode, beside the server), moto and its state keep running. RELOAD=0 make dev serves once.
 dev: $(VENV)/.synced-local $(WIDGET_STAMP)
@@ -107,7 +135,7 @@ typecheck: $(VENV)/.synced
 	$(VENV)/bin/mypy
 
 # The Open WebUI layer is `make test-openwebui`'s (it needs its own 3 GB environment); .ci/run runs it too.
-test: lint typecheck $(WIDGET_STAMP) $(EXT_APPS_HOST_STAMP)
+test: lint typecheck $(WIDGET_STAMP) $(EXT_APPS_HOST_STAMP) clients
 	$(PY) -m pytest --ignore=tests/openwebui
 
 # The README tutorial followed word for word in a copy (both ways: as written, and WIDGET=1), then the copy's own
@@ -123,7 +151,7 @@ fuzz: $(VENV)/.synced
 	FUZZ_PROFILE=long $(PY) -m pytest tests/fuzz
 
 clean:
-	rm -rf $(VENV) $(TOOLS) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(TOOLS) $(CLIENT_ENVS) .pytest_cache .mypy_cache .ruff_cache
 
 # --- the official MCP conformance suite (README, "Conformance"), pinned with the Node 22 it needs ---
 .PHONY: conformance

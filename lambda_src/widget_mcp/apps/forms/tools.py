@@ -107,7 +107,11 @@ class SubmitInput(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_by_name=True, validate_by_alias=True)
 
     form_id: str = _FORM_ID
-    data: dict[str, Any] = Field(description="The field values, as the form's schema describes them.")
+    data: dict[str, Any] = Field(
+        description="The field values, as the form's schema describes them.",
+        # Answers to EXAMPLE_QUESTION, so that the two examples make a call that works.
+        examples=[{"name": "Ada", "rating": 5}],
+    )
     step: int | None = Field(default=None, ge=0, le=10, description="The step answered (default: the current one).")
 
     @field_validator("data")

@@ -1,0 +1,127 @@
+"""What the matrix calls, derived from the app registry and the tools' declarations (never from a list of today's
+tools): arguments that work from each tool's declared `examples` and defaults, the ids only another tool's result
+supplies (and which tool makes them), arguments that break each tool's input schema, and an id no one was given."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from widget_mcp.apps.registry import AppContext, load_books
+from widget_mcp.settings import Settings
+from widget_mcp.storage.memory import InMemoryDocumentStore
+from widget_mcp.toolkit.tools import ToolSpec, json_schema
+
+SPECS: dict[str, ToolSpec] = {
+    spec.name: spec
+    for book in load_books(AppContext(Settings(), InMemoryDocumentStore()))
+    for spec in book.tools.values()
+}
+
+
+def output_schema(tool: str) -> dict[str, Any]:
+    return json_schema(SPECS[tool].output_model)
+
+
+def schema_errors(schema: dict[str, Any], value: Any) -> list[str]:
+    return [
+        f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message}"
+        for e in Draft202012Validator(schema).iter_errors(value)
+    ]
+
+
+def _properties(spec: ToolSpec) -> tuple[dict[str, dict[str, Any]], set[str]]:
+    schema = spec.input_schema
+    return dict(schema.get("properties", {})), set(schema.get("required", []))
+
+
+def _argument_schema(spec: ToolSpec, name: str) -> dict[str, Any]:
+    return {**spec.input_schema["properties"][name], "$defs": spec.input_schema.get("$defs", {})}
+
+
+def producer_of(field: str, tool: str) -> ToolSpec | None:
+    """Another tool whose result carries `field` at the top of its structuredContent and that can be called without
+    it (chess_new_game makes a gameId, ask_question a formId); tools a user may call come before app-only ones."""
+    candidates = [
+        spec
+        for spec in SPECS.values()
+        if spec.name != tool
+        and field in json_schema(spec.output_model).get("properties", {})
+        and field not in _properties(spec)[1]
+    ]
+    return next((s for s in candidates if s.visibility != "private"), candidates[0] if candidates else None)
+
+
+def id_fields(tool: str) -> dict[str, ToolSpec]:
+    """The required string arguments of `tool` that only another tool's result supplies, with the tool that makes
+    each: ids (a `data` object another result also carries is not one)."""
+    properties, required = _properties(SPECS[tool])
+    return {
+        field: producer
+        for field in sorted(required)
+        if properties[field].get("type") == "string" and (producer := producer_of(field, tool)) is not None
+    }
+
+
+_TYPE_PLACEHOLDERS: dict[str, Any] = {"boolean": False, "object": {}, "array": [], "string": "example"}
+
+
+def _placeholder(schema: dict[str, Any]) -> Any:
+    if schema.get("enum"):
+        return schema["enum"][0]
+    if "const" in schema:
+        return schema["const"]
+    if schema.get("type") in ("integer", "number"):
+        return schema.get("minimum", 0)
+    return _TYPE_PLACEHOLDERS.get(schema.get("type", ""), "example")
+
+
+def example_arguments(tool: str) -> dict[str, Any]:
+    """The arguments the playground starts from, ids left out: each argument's first declared example, else its
+    default, else (when required) its first enum value or a placeholder of its type."""
+    spec = SPECS[tool]
+    properties, required = _properties(spec)
+    ids = id_fields(tool)
+    args: dict[str, Any] = {}
+    for name, schema in properties.items():
+        if name in ids:
+            continue
+        if schema.get("examples"):
+            args[name] = schema["examples"][0]
+        elif schema.get("default") is not None:
+            args[name] = schema["default"]
+        elif name in required:
+            args[name] = _placeholder(schema)
+    return args
+
+
+# Values of every JSON type; an argument gets the first its schema refuses.
+_WRONG_VALUES: tuple[Any, ...] = ([1, 2], {"unexpected": True}, 12345, "not this", True)
+
+
+def invalid_arguments(tool: str) -> dict[str, Any] | None:
+    """Arguments the tool's input schema refuses: its required arguments left out; else its first argument given a
+    value of a type the schema does not admit; else an argument it does not declare. None if it accepts anything."""
+    spec = SPECS[tool]
+    properties, required = _properties(spec)
+    if required:
+        return {}
+    for name in properties:
+        for wrong in _WRONG_VALUES:
+            if schema_errors(_argument_schema(spec, name), wrong):
+                return {name: wrong}
+    if spec.input_schema.get("additionalProperties") is False:
+        return {"unexpected_argument": 1}
+    return None
+
+
+_UNKNOWN_IDS = ("unknown-id-0000", "unknown0000", "0")
+
+
+def unknown_id(tool: str, field: str) -> str:
+    """A well-formed id (it passes the argument's schema, so the tool itself looks it up) that nothing returned."""
+    schema = _argument_schema(SPECS[tool], field)
+    for candidate in _UNKNOWN_IDS:
+        if not schema_errors(schema, candidate):
+            return candidate
+    raise AssertionError(f"{tool}.{field}: none of {_UNKNOWN_IDS} fits its schema; add one that does")

@@ -1,0 +1,42 @@
+"""The client matrix: the MCP clients hosts run (client_specs.py), each in every protocol era it speaks, against
+`make dev`'s server run as a user runs it. Nothing here skips: a client that is not installed fails, saying how to
+install it (`make clients`, which `make test` runs first)."""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Iterator
+
+import pytest
+from client_driver import Driver
+from client_session import ClientSession
+from client_specs import CLIENT_ERA_IDS, CLIENT_ERAS, ClientSpec
+from widget_mcp.local.process import local_server
+
+
+@pytest.fixture(scope="session")
+def mcp_url() -> Iterator[str]:
+    with local_server("client-matrix-state") as server:
+        # The server logs every failed call; unread, its output pipe fills and the server stops answering.
+        stdout = server.proc.stdout
+        assert stdout is not None
+        tail: deque[str] = deque(maxlen=200)
+        threading.Thread(target=tail.extend, args=(stdout,), name="matrix-server-log", daemon=True).start()
+        yield f"{server.base}/mcp"
+
+
+# Session-scoped and parametrized: pytest runs every test of one (client, era) before the next, so one driver
+# process and one connection live at a time, and a client that cannot connect fails once, for all its tests.
+@pytest.fixture(scope="session", params=CLIENT_ERAS, ids=CLIENT_ERA_IDS)
+def client(request: pytest.FixtureRequest, mcp_url: str) -> Iterator[ClientSession]:
+    spec: ClientSpec
+    spec, era = request.param
+    if not spec.needs.exists():
+        pytest.fail(f"{spec.name} is not installed ({spec.needs} is missing): run `make clients`", pytrace=False)
+    driver = Driver(spec, mcp_url)
+    try:
+        yield ClientSession(driver, spec, era)
+        driver.ask("close")
+    finally:
+        driver.stop()

@@ -1,0 +1,41 @@
+// The TypeScript client v2 (`@modelcontextprotocol/client`, what the widgets and the AppBridge test host use),
+// driven over the line protocol (driver_loop.mjs). Usage: node client_v2.mjs <MCP URL>. The 2025-11-25 handshake
+// is its default; the 2026-07-28 stateless era is opted into by pinning it.
+import { readFileSync } from "node:fs";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { serveCommands, wire } from "./driver_loop.mjs";
+
+const MODERN_ERA = "2026-07-28";
+const [url] = process.argv.slice(2);
+const { version } = JSON.parse(
+  readFileSync(new URL("./node_modules/@modelcontextprotocol/client/package.json", import.meta.url), "utf8"),
+);
+
+let client = null;
+
+await serveCommands({
+  async connect({ era }) {
+    const options = era === MODERN_ERA ? { versionNegotiation: { mode: { pin: MODERN_ERA } } } : {};
+    client = new Client({ name: "widget-mcp client matrix", version: "1.0.0" }, options);
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    return {
+      library: "@modelcontextprotocol/client",
+      version,
+      protocolVersion: client.getNegotiatedProtocolVersion() ?? null,
+    };
+  },
+  async list_tools() {
+    return { tools: wire((await client.listTools()).tools) };
+  },
+  async read_resource({ uri }) {
+    return { contents: wire((await client.readResource({ uri })).contents) };
+  },
+  async call_tool({ name, arguments: args }) {
+    return { result: wire(await client.callTool({ name, arguments: args })) };
+  },
+  async close() {
+    await client.close();
+    client = null;
+    return {};
+  },
+});

@@ -1,0 +1,43 @@
+// The TypeScript SDK v1 (`@modelcontextprotocol/sdk`, the client Claude Desktop, VS Code, Cursor and LibreChat run),
+// driven over the line protocol (driver_loop.mjs). Usage: node sdk_v1.mjs <package> <MCP URL>; <package> is the
+// SDK's name or one of its older versions' aliases in package.json. v1 speaks only its own handshake revision.
+import { readFileSync } from "node:fs";
+import { serveCommands, wire } from "./driver_loop.mjs";
+
+const [pkg, url] = process.argv.slice(2);
+const { Client } = await import(`${pkg}/client/index.js`);
+const { StreamableHTTPClientTransport } = await import(`${pkg}/client/streamableHttp.js`);
+const { version } = JSON.parse(readFileSync(new URL(`./node_modules/${pkg}/package.json`, import.meta.url), "utf8"));
+
+let client = null;
+
+await serveCommands({
+  async connect() {
+    client = new Client({ name: "widget-mcp client matrix", version: "1.0.0" });
+    // The negotiated revision, read from the initialize result (older v1 versions keep it nowhere public).
+    let negotiated = null;
+    const request = client.request.bind(client);
+    client.request = async (req, schema, options) => {
+      const result = await request(req, schema, options);
+      if (req.method === "initialize") negotiated = result.protocolVersion;
+      return result;
+    };
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    return { library: "@modelcontextprotocol/sdk", version, protocolVersion: negotiated };
+  },
+  // Hosts list the tools first; v1's callTool validates results against the outputSchemas this caches.
+  async list_tools() {
+    return { tools: wire((await client.listTools()).tools) };
+  },
+  async read_resource({ uri }) {
+    return { contents: wire((await client.readResource({ uri })).contents) };
+  },
+  async call_tool({ name, arguments: args }) {
+    return { result: wire(await client.callTool({ name, arguments: args })) };
+  },
+  async close() {
+    await client.close();
+    client = null;
+    return {};
+  },
+});
