@@ -173,7 +173,7 @@ async def test_an_error_carries_structured_content_only_as_a_declared_model_that
     assert result["_meta"] == {"error": {"code": "refused", "message": "Refused, as asked.", "fields": {"x": "bad"}}}
     schema = Draft202012Validator(listed["outputSchema"])
     assert listed["outputSchema"]["type"] == "object"  # hosts require it at the top, union or not
-    assert listed["outputSchema"]["anyOf"][0] == {"$ref": "#/$defs/Thread"}  # a success's shape comes first
+    assert listed["outputSchema"]["anyOf"][0] == Thread.model_json_schema()  # a success's shape first, written out
     assert schema.is_valid(result.get("structuredContent", {"name": "any thread"}))
     assert not schema.is_valid({"reason": "a refusal without its kind"})
 

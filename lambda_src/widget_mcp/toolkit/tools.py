@@ -14,6 +14,7 @@ from pydantic import BaseModel, TypeAdapter
 from widget_mcp.toolkit.call import ToolCall
 from widget_mcp.toolkit.errors import DeclarationError
 from widget_mcp.toolkit.results import ToolResult
+from widget_mcp.toolkit.schema_refs import inline_refs
 from widget_mcp.toolkit.widgets import WidgetSpec
 
 Visibility = Literal["public", "private"]
@@ -143,8 +144,9 @@ class ToolSpec:
 
 @cache
 def json_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """A model's JSON Schema, generated once per process (several tools share a model); read-only."""
-    return model.model_json_schema()
+    """A model's JSON Schema with its references written out (schema_refs.py), generated once per process (several
+    tools share a model); read-only."""
+    return inline_refs(model.model_json_schema())
 
 
 @cache
@@ -155,7 +157,7 @@ def output_json_schema(output: type[BaseModel], error_output: type[BaseModel] | 
     if error_output is None:
         return json_schema(output)
     union: dict[str, Any] = TypeAdapter(cast(Any, output | error_output)).json_schema()
-    return {"type": "object", **union}
+    return inline_refs({"type": "object", **union})
 
 
 # What bounds a value of each JSON type in an input schema: anything a caller sends is stored or processed,

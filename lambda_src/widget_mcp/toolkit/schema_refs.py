@@ -1,0 +1,41 @@
+"""Tool schemas without `$ref`: each local reference replaced by the definition it names.
+
+Some clients keep only part of a tool's schemas: the TypeScript SDK 1.22 keeps `type`, `properties`, `required`
+and `additionalProperties` of an outputSchema, so the `$defs` pydantic writes for a nested model are dropped, the
+`$ref`s into them no longer resolve, and listing the tools fails. A schema that names nothing stays valid however
+it is trimmed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_LOCAL = "#/$defs/"
+
+
+def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` with every `#/$defs/<name>` reference replaced by that definition (keywords beside the `$ref`
+    win), and `$defs` dropped. A definition that refers to itself, directly or not (a recursive model), cannot be
+    written out: its references stay, and so does `$defs`."""
+    defs: dict[str, Any] = schema.get("$defs", {})
+    kept: set[str] = set()
+
+    def walk(node: Any, open_refs: frozenset[str]) -> Any:
+        if isinstance(node, list):
+            return [walk(item, open_refs) for item in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith(_LOCAL) and ref[len(_LOCAL) :] in defs:
+            name = ref[len(_LOCAL) :]
+            if name in open_refs:
+                kept.add(name)
+                return dict(node)
+            target = walk(defs[name], open_refs | {name})
+            return {**target, **{key: walk(value, open_refs) for key, value in node.items() if key != "$ref"}}
+        return {key: walk(value, open_refs) for key, value in node.items()}
+
+    inlined: dict[str, Any] = walk({key: value for key, value in schema.items() if key != "$defs"}, frozenset())
+    if kept:
+        inlined["$defs"] = defs
+    return inlined

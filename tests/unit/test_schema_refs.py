@@ -1,0 +1,65 @@
+"""Tool schemas carry no `$ref`: clients that keep only part of a schema (the TypeScript SDK 1.22 drops `$defs`
+from an outputSchema) can still read every one."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from pydantic import BaseModel, Field
+from served_tools import SERVED_TOOLS
+from widget_mcp.apps.registry import AppContext, load_books
+from widget_mcp.settings import Settings
+from widget_mcp.storage.memory import InMemoryDocumentStore
+from widget_mcp.toolkit.schema_refs import inline_refs
+
+SPECS = {
+    spec.name: spec
+    for book in load_books(AppContext(Settings(), InMemoryDocumentStore()))
+    for spec in book.tools.values()
+}
+
+
+class Move(BaseModel):
+    san: str
+
+
+class Game(BaseModel):
+    last: Move | None = Field(description="The last move.")
+    moves: list[Move]
+
+
+class Tree(BaseModel):
+    children: list[Tree]
+
+
+def _valid(schema: dict[str, Any], value: Any) -> bool:
+    return Draft202012Validator(schema).is_valid(value)
+
+
+def test_a_nested_model_is_written_out_and_accepts_and_refuses_what_the_original_does() -> None:
+    original = Game.model_json_schema()
+    assert "$defs" in original
+    inlined = inline_refs(original)
+    assert "$ref" not in json.dumps(inlined)
+    assert "$defs" not in inlined
+    assert inlined["properties"]["last"]["description"] == "The last move."
+    for value in ({"last": {"san": "e4"}, "moves": [{"san": "e4"}]}, {"last": None, "moves": []}):
+        assert (_valid(original, value), _valid(inlined, value)) == (True, True), value
+    for value in ({"last": {"uci": "e2e4"}, "moves": []}, {"last": None, "moves": [{}]}):
+        assert (_valid(original, value), _valid(inlined, value)) == (False, False), value
+
+
+def test_a_recursive_model_keeps_its_references_and_their_definitions() -> None:
+    inlined = inline_refs(Tree.model_json_schema())
+    assert _valid(inlined, {"children": [{"children": []}]})
+    assert not _valid(inlined, {"children": [{"leaves": []}]})
+
+
+@pytest.mark.parametrize("tool", SERVED_TOOLS)
+def test_every_served_tools_schemas_name_no_definition(tool: str) -> None:
+    spec = SPECS[tool]
+    for schema in (spec.input_schema, spec.output_schema):
+        assert "$ref" not in json.dumps(schema), schema
