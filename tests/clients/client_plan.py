@@ -20,7 +20,9 @@ SPECS: dict[str, ToolSpec] = {
 
 
 def output_schema(tool: str) -> dict[str, Any]:
-    return json_schema(SPECS[tool].output_model)
+    """The outputSchema the tool declares (a union where it declares an error payload): every client may check
+    a result's structuredContent against it, errors included."""
+    return SPECS[tool].output_schema
 
 
 def schema_errors(schema: dict[str, Any], value: Any) -> list[str]:

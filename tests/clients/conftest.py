@@ -26,17 +26,26 @@ def mcp_url() -> Iterator[str]:
         yield f"{server.base}/mcp"
 
 
-# Session-scoped and parametrized: pytest runs every test of one (client, era) before the next, so one driver
-# process and one connection live at a time, and a client that cannot connect fails once, for all its tests.
+@pytest.fixture(scope="session")
+def drivers(mcp_url: str) -> Iterator[dict[tuple[ClientSpec, str], Driver]]:
+    """A driver process per installed (client, era), all started at once: their interpreters load the client
+    libraries while the first ones run."""
+    started = {(spec, era): Driver(spec, mcp_url) for spec, era in CLIENT_ERAS if spec.needs.exists()}
+    try:
+        yield started
+    finally:
+        for driver in started.values():
+            driver.stop()
+
+
+# Session-scoped and parametrized: pytest runs every test of one (client, era) before the next, so one connection
+# lives at a time, and a client that cannot connect fails once, for all its tests.
 @pytest.fixture(scope="session", params=CLIENT_ERAS, ids=CLIENT_ERA_IDS)
-def client(request: pytest.FixtureRequest, mcp_url: str) -> Iterator[ClientSession]:
+def client(request: pytest.FixtureRequest, drivers: dict[tuple[ClientSpec, str], Driver]) -> Iterator[ClientSession]:
     spec: ClientSpec
     spec, era = request.param
     if not spec.needs.exists():
         pytest.fail(f"{spec.name} is not installed ({spec.needs} is missing): run `make clients`", pytrace=False)
-    driver = Driver(spec, mcp_url)
-    try:
-        yield ClientSession(driver, spec, era)
-        driver.ask("close")
-    finally:
-        driver.stop()
+    driver = drivers[spec, era]
+    yield ClientSession(driver, spec, era)
+    driver.ask("close")
