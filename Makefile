@@ -95,7 +95,7 @@ CLIENT_ENVS := .clients
 CLIENT_PYTHON_STAMPS := $(patsubst tests/clients/python/%.txt,$(CLIENT_ENVS)/%/.synced,$(wildcard tests/clients/python/*.txt))
 
 $(CLIENTS_NODE_DEPS): $(CLIENTS_NODE)/package-lock.json
-	npm ci --prefix $(CLIENTS_NODE) --no-audit --no-fund --loglevel=error
+	npm ci --prefix $(CLIENTS_NODE) --no-audit --no-fund --prefer-offline --loglevel=error
 	@touch $@
 
 $(CLIENT_ENVS)/%/.synced: tests/clients/python/%.txt | $(UV)
