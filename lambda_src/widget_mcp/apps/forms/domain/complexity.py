@@ -135,6 +135,11 @@ class _Graph:
             if added is not None:
                 target.append(added)
 
+        if "$id" in schema and schema is not self.root:
+            # A nested $id starts a resource of its own, against which the `#…` references inside it resolve.
+            raise InvalidSchema(
+                f"Invalid JSON schema at {where}: $id is allowed only at the root of a form's schema.", schema
+            )
         for keyword in UNSUPPORTED:
             if keyword in schema:
                 raise InvalidSchema(
