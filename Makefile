@@ -34,25 +34,35 @@ help:
 	@echo "make conformance  the official MCP conformance suite against CONFORMANCE=1 make dev; prints the score"
 	@echo "make test-openwebui  the Open WebUI 0.12.4 layer (its own cached environment, a scripted model, Chromium)"
 
+# First-time steps say what they install and about how much before they start, and end in one sentence if they fail
+# (after the tool's own message): the usual cause is no network. Later runs reuse .venv, node_modules and the caches.
+offline = { echo "$(1) failed; the first time it downloads from $(2): check the network (or HTTPS_PROXY) and run it again" >&2; exit 1; }
+
 $(UV):
+	@echo "==> installing uv $(UV_VERSION) into $(TOOLS)/ (about 60 MB from PyPI, once)"
 	$(PYTHON) -m venv $(TOOLS)
-	$(TOOLS)/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	$(TOOLS)/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION) || $(call offline,installing uv,PyPI)
 
 # The lockfile is the source of truth; --frozen fails instead of silently re-resolving. Compiled at install:
 # PYTHONDONTWRITEBYTECODE is common here, so nothing would ever cache bytecode and every run would recompile.
 $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
-	$(UV) sync --frozen --quiet --compile-bytecode
+	@echo "==> installing every locked Python package into $(VENV)/: runtime, test, CDK and benchmark tools (about 1.1 GB in all from PyPI, a few minutes the first time)"
+	$(UV) sync --frozen --quiet --compile-bytecode || $(call offline,installing the Python packages,PyPI)
 	@touch $@ $(VENV)/.synced-local $(VENV)/.synced-test
 
 # `make dev` alone installs the runtime and the local group only (moto, uvicorn), never the test, CDK or
 # benchmark tools; --inexact keeps what a `make test` installed before.
 $(VENV)/.synced-local: pyproject.toml uv.lock | $(UV)
-	$(UV) sync --frozen --quiet --compile-bytecode --no-default-groups --group local --inexact
+	@echo "==> installing the runtime and make dev's local tools into $(VENV)/ (about 310 MB from PyPI the first time)"
+	$(UV) sync --frozen --quiet --compile-bytecode --no-default-groups --group local --inexact \
+		|| $(call offline,installing the Python packages,PyPI)
 	@touch $@
 
 # The test tools (the dev group, with the local one) without CDK or the benchmarks: `make lint` and `make test-app`.
 $(VENV)/.synced-test: pyproject.toml uv.lock | $(UV)
-	$(UV) sync --frozen --quiet --compile-bytecode --no-default-groups --group dev --inexact
+	@echo "==> installing the test tools into $(VENV)/ (about 600 MB from PyPI the first time)"
+	$(UV) sync --frozen --quiet --compile-bytecode --no-default-groups --group dev --inexact \
+		|| $(call offline,installing the Python packages,PyPI)
 	@touch $@
 
 # --- widget bundles (widget_bundles/README.md): rebuilt when the lockfile or any source is newer than the stamp ---
@@ -64,10 +74,12 @@ WIDGET_SOURCES := $(shell find $(WIDGETS)/src $(WIDGETS)/plugins -type f 2>/dev/
 	$(addprefix $(WIDGETS)/,package.json vite.config.ts tsconfig.json)
 
 $(WIDGET_DEPS): $(WIDGETS)/package-lock.json
-	npm ci --prefix $(WIDGETS) --no-audit --no-fund --loglevel=error
+	@echo "==> installing the widgets' npm packages into $(WIDGETS)/node_modules (about 110 MB from the npm registry)"
+	npm ci --prefix $(WIDGETS) --no-audit --no-fund --loglevel=error || $(call offline,npm ci,the npm registry)
 	@touch $@
 
 $(WIDGET_STAMP): $(WIDGET_DEPS) $(WIDGET_SOURCES)
+	@echo "==> building the widget bundles into $(WIDGETS)/dist (type check, then Vite; no network)"
 	npm run --prefix $(WIDGETS) --silent build
 	@touch $@
 
@@ -172,7 +184,8 @@ CDK := infra/node_modules/.bin/cdk
 CDK_ENV := PATH="$(CURDIR)/$(VENV)/bin:$$PATH" CDK_DISABLE_CLI_TELEMETRY=true
 
 $(CDK): infra/package.json infra/package-lock.json
-	npm ci --prefix infra --no-audit --no-fund --loglevel=error
+	@echo "==> installing the pinned CDK CLI into infra/node_modules (about 30 MB from the npm registry)"
+	npm ci --prefix infra --no-audit --no-fund --loglevel=error || $(call offline,installing the CDK CLI,the npm registry)
 	@touch $@
 
 asset: $(VENV)/.synced
