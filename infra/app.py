@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
 import aws_cdk as cdk
 from cdk_nag import AwsSolutionsChecks
 
+from infra.asset_build import AssetBuildFailed
 from infra.config import StackConfig
 from infra.stack import BUNDLE_DIR, WidgetMcpStack
 
@@ -31,8 +33,14 @@ def build_app(
 
 
 def main() -> None:
-    app, _ = build_app()
-    app.synth()
+    try:
+        app, _ = build_app()
+        app.synth()
+    except RuntimeError as exc:  # jsii re-raises a failure of the asset's bundling hook as its own RuntimeError
+        sentence = AssetBuildFailed.found_in(exc)
+        if sentence is None:
+            raise
+        sys.exit(f"cannot synthesize: {sentence}")
 
 
 if __name__ == "__main__":

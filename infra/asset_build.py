@@ -129,6 +129,43 @@ class Target:
         return cls(arch=arch, python=python, sign_in=sign_in)
 
 
+# What uv, pip and apt say when a registry cannot be reached at all.
+UNREACHABLE = (
+    "Failed to fetch",
+    "error sending request",
+    "name resolution",
+    "Name or service not known",
+    "Network is unreachable",
+    "Connection refused",
+    "Could not resolve",
+)
+
+
+class AssetBuildFailed(RuntimeError):
+    """The Lambda asset could not be built. Raised from CDK's bundling hook, through jsii, so its message is marked:
+    `infra.app` finds it in jsii's error and prints it alone instead of jsii's traceback."""
+
+    MARK = "widget-mcp asset build: "
+
+    @classmethod
+    def of(cls, exc: BaseException) -> AssetBuildFailed:
+        text = str(exc).strip() or type(exc).__name__
+        if any(sign in text for sign in UNREACHABLE):
+            text = (
+                "the Lambda asset's first build downloads its arm64 wheels from PyPI and Debian's Python 3.13 (for its "
+                "bytecode) from Debian's archive, and they could not be reached: check the network (or HTTPS_PROXY) "
+                "and run it again; later builds reuse build/lambda and ~/.cache/widget-mcp"
+            )
+        return cls(cls.MARK + text.replace("\n", " | "))
+
+    @classmethod
+    def found_in(cls, exc: BaseException) -> str | None:
+        """This failure's sentence, when `exc` (jsii's error, say) carries one."""
+        text = str(exc)
+        at = text.find(cls.MARK)
+        return None if at < 0 else text[at + len(cls.MARK) :].splitlines()[0]
+
+
 def _run(args: list[str | Path], cwd: Path = ROOT) -> str:
     # Fixed programs (uv, pip) with arguments built here, never from user input.
     done = subprocess.run([str(a) for a in args], check=False, capture_output=True, text=True, cwd=cwd)  # noqa: S603

@@ -10,7 +10,7 @@ import aws_cdk as cdk
 import jsii
 from aws_cdk import aws_lambda as lambda_
 
-from infra.asset_build import LAMBDA_SRC, Target, asset, asset_key
+from infra.asset_build import LAMBDA_SRC, AssetBuildFailed, Target, asset, asset_key
 
 
 @jsii.implements(cdk.ILocalBundling)
@@ -22,7 +22,11 @@ class LocalAssetBundler:
         self._manifest = manifest
 
     def try_bundle(self, output_dir: str, *, image: Any = None, **_: Any) -> bool:
-        shutil.copytree(asset(self._target, self._manifest), Path(output_dir), dirs_exist_ok=True)
+        try:
+            built = asset(self._target, self._manifest)
+        except Exception as exc:  # reaches the CLI through jsii: one marked sentence, not a traceback
+            raise AssetBuildFailed.of(exc) from exc
+        shutil.copytree(built, Path(output_dir), dirs_exist_ok=True)
         (Path(output_dir) / ".complete").unlink(missing_ok=True)
         return True
 
