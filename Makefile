@@ -242,7 +242,9 @@ OPENWEBUI_ENV := $(OPENWEBUI_HOME)/$(shell sha256sum $(OPENWEBUI_REQS) 2>/dev/nu
 OPENWEBUI_FIND_LINKS ?= $(wildcard /opt/wheels)
 export OPENWEBUI_PYTHON := $(OPENWEBUI_ENV)/bin/python
 
-$(OPENWEBUI_ENV)/.installed: $(OPENWEBUI_REQS) | $(UV)
+# The folder is named for the requirements' content, so only its absence calls for an install: a fresh clone's newer
+# requirements file must not wipe a cached environment that matches it.
+$(OPENWEBUI_ENV)/.installed: | $(OPENWEBUI_REQS) $(UV)
 	rm -rf $(OPENWEBUI_ENV)
 	$(UV) venv --quiet --python 3.11 $(OPENWEBUI_ENV)
 	$(UV) pip install --quiet --python $(OPENWEBUI_ENV)/bin/python --require-hashes --no-deps --compile-bytecode \
