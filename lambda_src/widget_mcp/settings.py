@@ -35,7 +35,7 @@ class Settings(BaseModel):
     anonymous_state: Literal["capability", "refuse"] = "capability"
     max_body_bytes: int = Field(default=1024 * 1024, ge=1024, le=6 * 1024 * 1024)
     max_json_depth: int = Field(default=64, ge=4, le=512)
-    # Messages in one JSON-RPC batch (only 2025-03-26 and older clients send them); each is a request's work.
+    # Messages in one JSON-RPC batch (only 2025-03-26 and older clients send them); one tools/call among them.
     max_batch_messages: int = Field(default=8, ge=1, le=100)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     service_name: str = Field(default="widget-mcp", alias="POWERTOOLS_SERVICE_NAME")

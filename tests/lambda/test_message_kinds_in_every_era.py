@@ -217,6 +217,25 @@ def test_an_empty_batch_and_one_over_the_cap_are_refused(post: Post) -> None:
     assert len(full.json()) == cap
 
 
+@pytest.mark.parametrize("era", BATCH_ERAS)
+def test_a_batch_serves_one_tool_call_and_refuses_the_others_so_it_costs_one_requests_work(
+    post: Post, era: str | None
+) -> None:
+    # Each tools/call may take up to the work one request is allowed (a form's answer check, an engine reply):
+    # several in one POST would multiply it.
+    call = {"name": "display_demo", "arguments": {"message": "batched"}}
+    reply = post([rpc("tools/call", call, id=1), rpc("ping", id=2), rpc("tools/call", call, id=3)], _version(era))
+    assert reply.status == 200
+    first, ping, refused = reply.json()
+    assert first["result"]["structuredContent"] == {"message": "batched", "length": 7, "words": 1}
+    assert ping == {"jsonrpc": "2.0", "id": 2, "result": {}}
+    assert refused["id"] == 3
+    assert refused["error"]["code"] == -32600
+    assert refused["error"]["message"] == (
+        "Invalid Request: a batch may hold one tools/call; send each other call in a POST of its own"
+    )
+
+
 @pytest.mark.parametrize("era", ["2025-06-18", "2025-11-25", MODERN])
 def test_from_2025_06_18_on_a_batch_is_refused_naming_the_revision(post: Post, era: str) -> None:
     reply = post([rpc("ping")], {"mcp-protocol-version": era})

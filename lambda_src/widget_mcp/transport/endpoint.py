@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping
 from dataclasses import dataclass, replace
 from itertools import chain
 from typing import Any, TypeGuard
@@ -72,6 +72,7 @@ JSON_HEADERS: tuple[tuple[str, str], ...] = (("content-type", "application/json"
 # `MCP-Protocol-Version` is taken as 2025-03-26, as the later revisions tell servers to.
 BATCH_VERSIONS = frozenset({"2024-11-05", "2025-03-26"})
 DEFAULT_MAX_BATCH_MESSAGES = 8  # MAX_BATCH_MESSAGES's default (settings.py)
+ONE_CALL_PER_BATCH = "Invalid Request: a batch may hold one tools/call; send each other call in a POST of its own"
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,8 +189,8 @@ class McpEndpoint:
         `inline_tools(name)`: whether a call of that tool runs to its end without ever waiting (no I/O on the event
         loop, no worker thread); those calls are served without an event loop.
 
-        `max_batch_messages`: the most messages a JSON-RPC batch (2025-03-26 and older) may hold, since each is a
-        request's worth of work."""
+        `max_batch_messages`: the most messages a JSON-RPC batch (2025-03-26 and older) may hold; of them, one
+        `tools/call` is served (each may take a request's worth of work), the others get an error."""
         self._server = server
         self._inline_tools = inline_tools
         self._answers = AnswerCache() if answer_cache else None
@@ -330,8 +331,9 @@ class McpEndpoint:
     def _batch(
         self, messages: list[Any], headers: Mapping[str, str], http_request_id: str | None
     ) -> HttpReply | Pending:
-        """A JSON-RPC batch (2025-03-26 and older): each message served in order as if posted alone; the replies
-        to its requests as one JSON array, 202 if it held none. A refusal of the caller answers the whole POST."""
+        """A JSON-RPC batch (2025-03-26 and older): each message served in order as if posted alone, but for any
+        `tools/call` after the first, which gets an error; the replies to its requests as one JSON array, 202 if it
+        held none. A refusal of the caller answers the whole POST."""
         version = headers.get("mcp-protocol-version", DEFAULT_NEGOTIATED_VERSION)
         if version not in BATCH_VERSIONS:
             return _transport_error(
@@ -346,28 +348,28 @@ class McpEndpoint:
             return _transport_error(
                 400, INVALID_REQUEST, f"Invalid Request: a batch may hold at most {self._max_batch} messages"
             )
+        first_call = next((i for i, message in enumerate(messages) if _tool_call(message)), len(messages))
+
+        def answer_to(position: int, message: Any) -> Answer:
+            if position > first_call and _tool_call(message):
+                # Each call may take the work one request is allowed: a second would double what one POST costs.
+                return HttpReply(200, _error_body(message["id"], INVALID_REQUEST, ONE_CALL_PER_BATCH))
+            return self._message(message, headers, http_request_id, batched=True)
+
+        answers = (answer_to(position, message) for position, message in enumerate(messages))
         replies: list[HttpReply] = []
-        for position, message in enumerate(messages):
-            answer = self._message(message, headers, http_request_id, batched=True)
+        for answer in answers:
             if answer is None or isinstance(answer, HttpReply):
                 if _refuses_caller(answer):
                     return answer
                 replies += [answer] if answer is not None else []
                 continue
-            return self._finish_batch(replies, answer, messages[position + 1 :], headers, http_request_id)
+            return self._finish_batch(replies, answer, answers)
         return _batch_reply(replies)
 
-    async def _finish_batch(
-        self,
-        replies: list[HttpReply],
-        pending: Pending,
-        rest: list[Any],
-        headers: Mapping[str, str],
-        http_request_id: str | None,
-    ) -> HttpReply:
+    async def _finish_batch(self, replies: list[HttpReply], pending: Pending, rest: Iterator[Answer]) -> HttpReply:
         """`_batch` from the first message that needs the event loop on; the rest are read one by one, as there."""
-        answers = chain([pending], (self._message(m, headers, http_request_id, batched=True) for m in rest))
-        for answer in answers:
+        for answer in chain([pending], rest):
             reply = answer if answer is None or isinstance(answer, HttpReply) else await answer
             if _refuses_caller(reply):
                 return reply
@@ -531,6 +533,16 @@ class McpEndpoint:
         # The 2026-07-28 transport maps error codes to HTTP statuses; the handshake era answers 200.
         status = ERROR_CODE_HTTP_STATUS.get(code, 200) if modern else 200
         return HttpReply(status, _error_body(rid, code, message, data))
+
+
+def _tool_call(message: Any) -> TypeGuard[dict[str, Any]]:
+    """Whether a batch's message is a `tools/call` request: the one kind whose work depends on its input."""
+    return (
+        isinstance(message, dict)
+        and message.get("jsonrpc") == "2.0"
+        and message.get("method") == "tools/call"
+        and _valid_id(message.get("id"))
+    )
 
 
 def _refuses_caller(answer: Answer) -> TypeGuard[HttpReply]:
