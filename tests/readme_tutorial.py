@@ -31,7 +31,7 @@ class ScaffoldedRepo:
 # How the tutorial is followed in the shared copy, and the name each app would have in a clean clone. The copy is
 # of the working tree, which may hold an app of that name already (the tutorial followed by hand): the app then
 # gets the next free name (weather2), so these tests pass before and after someone follows the tutorial.
-TUTORIAL_APPS = {"display-host": ("weather", False), "widget-1": ("news_feed", True)}
+TUTORIAL_APPS = {"display-host": ("weather", False), "widget-1": ("forecast", True)}
 
 
 STEP = re.compile(r"<!-- tutorial: (run|append (\S+)) -->\n```\w+\n(.*?)```", re.S)

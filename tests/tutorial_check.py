@@ -2,7 +2,7 @@
 that copy's own full `make test`, which must pass (the README promises it does right after the tutorial).
 
 The tutorial is followed twice, as it offers: as written (`make app NAME=weather`, on the display host) and with
-`WIDGET=1` (for news_feed, a widget of its own); each through its `make test-app`. The copy's `make test` then
+`WIDGET=1` (for forecast, a widget of its own); each through its `make test-app`. The copy's `make test` then
 runs every layer against the copy's code, the new apps included, and its own tutorial tests copy the copy again,
 so they must find names that do not collide with the apps just made. The copy borrows this checkout's installed
 tools (.tools, .venv, node_modules: symlinks, so nothing is downloaded again); everything else is its own.

@@ -60,10 +60,10 @@ def test_the_playground_link_calls_the_tutorials_tool_with_valid_arguments(scaff
     link = re.search(r"<(http://127\.0\.0\.1:8000/playground\?[^>]+)>", tutorial())
     assert link is not None
     query = parse_qs(urlsplit(link.group(1)).query)
-    assert query["tool"] == ["weather_count_words"]
-    assert query["args"] == ['{"text":"one two"}']
+    assert query["tool"] == ["weather_to_fahrenheit"]
+    assert query["args"] == ['{"celsius":21.5}']
     # The tool the tutorial added (in the copy, under the name it got there) takes them as they are.
     name = scaffolded_repo.apps["display-host"].name
-    check = f"import sys; from widget_mcp.apps.{name}.tools import CountInput as I; I.model_validate_json(sys.argv[1])"
+    check = f"import sys; from widget_mcp.apps.{name} import tools; tools.ConvertInput.model_validate_json(sys.argv[1])"
     valid = run_in(scaffolded_repo.path, sys.executable, "-c", check, query["args"][0])
     assert valid.returncode == 0, valid.stderr

@@ -33,7 +33,7 @@ def display(scaffolded_repo: ScaffoldedRepo) -> str:
 
 @pytest.fixture
 def widgeted(scaffolded_repo: ScaffoldedRepo) -> str:
-    """The app made with WIDGET=1 (news_feed in a clean clone)."""
+    """The app made with WIDGET=1 (forecast in a clean clone)."""
     return scaffolded_repo.apps["widget-1"].name
 
 
@@ -60,8 +60,8 @@ def test_the_tests_that_derive_from_the_registry_count_the_new_tools_and_pass(
     tests = ["tests/functional/test_request_limits.py", "tests/functional/test_in_memory_client.py"]
     ran = run(copy, sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", *tests)
     assert ran.returncode == 0, ran.stdout[-3000:]
-    assert f"[{display}_greet.name] PASSED" in ran.stdout
-    assert f"[{widgeted}_count_words.text] PASSED" in ran.stdout
+    assert f"[{display}_note.text] PASSED" in ran.stdout
+    assert f"[{widgeted}_to_fahrenheit.celsius] PASSED" in ran.stdout
     listed = run(
         copy,
         sys.executable,
@@ -69,7 +69,7 @@ def test_the_tests_that_derive_from_the_registry_count_the_new_tools_and_pass(
         "import sys; sys.path.insert(0, 'tests'); from served_tools import SERVED_TOOLS; print(SERVED_TOOLS[-4:])",
     )
     assert listed.stdout.strip() == str(
-        [f"{display}_greet", f"{display}_count_words", f"{widgeted}_greet", f"{widgeted}_count_words"]
+        [f"{display}_note", f"{display}_to_fahrenheit", f"{widgeted}_note", f"{widgeted}_to_fahrenheit"]
     ), listed.stderr
 
 
@@ -91,7 +91,7 @@ def test_the_new_widget_builds_into_the_manifest(copy: Path, widgeted: str) -> N
     [
         ("Weather", "use 2 to 31 lower-case letters"),
         ("w", "use 2 to 31 lower-case letters"),
-        ("news__feed", "use 2 to 31 lower-case letters"),
+        ("news__feed", "use 2 to 31 lower-case letters, digits and single underscores, starting with a letter"),
         ("class", "that name is reserved"),
         ("chess", "lambda_src/widget_mcp/apps/chess already exists"),
     ],

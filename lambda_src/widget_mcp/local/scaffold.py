@@ -40,7 +40,9 @@ class Created:
 
 def check_name(name: str, repo: Path) -> None:
     if not _NAME.match(name) or name.endswith("_") or "__" in name:
-        raise ScaffoldError(name, "use 2 to 31 lower-case letters, digits and single underscores, starting a letter")
+        raise ScaffoldError(
+            name, "use 2 to 31 lower-case letters, digits and single underscores, starting with a letter"
+        )
     if keyword.iskeyword(name) or name in {"registry", "apps", "test", "tests"}:
         raise ScaffoldError(name, "that name is reserved; choose another")
     if (repo / "lambda_src" / "widget_mcp" / "apps" / name).exists():

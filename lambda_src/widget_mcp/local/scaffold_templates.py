@@ -33,20 +33,29 @@ DOMAIN = '''"""The $title app's logic: pure functions, no I/O, errors that carry
 
 from __future__ import annotations
 
-
-class EmptyName(ValueError):
-    """A name with nothing in it but spaces."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__("Give a name to greet: it was empty.")
-        self.name = name
+from dataclasses import dataclass
 
 
-def greeting(name: str) -> str:
-    cleaned = " ".join(name.split())
-    if not cleaned:
-        raise EmptyName(name)
-    return f"Hello, {cleaned}!"
+class EmptyNote(ValueError):
+    """A note with nothing in it but spaces."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__("The note is empty: write a few words for it.")
+        self.text = text
+
+
+@dataclass(frozen=True)
+class Note:
+    text: str
+    words: int
+
+
+def tidy_note(text: str) -> Note:
+    """The note as it is shown: runs of spaces and line breaks become one space."""
+    tidied = " ".join(text.split())
+    if not tidied:
+        raise EmptyNote(text)
+    return Note(text=tidied, words=len(tidied.split()))
 '''
 
 TOOLS = '''"""The $title app's tools: thin handlers that parse input, call the domain and shape the result.
@@ -61,42 +70,49 @@ from pydantic import BaseModel, ConfigDict, Field
 
 $toolkit_imports
 # Before a SnapStart snapshot the server makes this call (it keeps no state), which loads what the handler imports.
-book = ToolBook(warm_up=("${name}_greet", {"name": "snapshot"}))
+book = ToolBook(warm_up=("${name}_note", {"text": "snapshot"}))
 $widget_spec
 
-class GreetInput(BaseModel):
+class NoteInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     # Every string, number and list argument needs a cap: the toolkit refuses to declare a tool without one.
-    name: str = Field(max_length=100, description="Who to greet.")
+    # The example is what the playground's form starts from, and what the test clients call the tool with.
+    text: str = Field(max_length=500, description="What the note says.", examples=["Check again on Monday morning"])
 
 
-class GreetOutput(BaseModel):
-    greeting: str
+class NoteOutput(BaseModel):
+    note: str = Field(description="The note, its spacing tidied.", examples=["Check again on Monday morning"])
+    words: int = Field(description="How many words it has.", examples=[5])
 
 
 @book.tool(
-    name="${name}_greet",
-    title="Greet someone",
-    description="Greets someone by name and shows the greeting. Use it when the user asks to be greeted.",
-    output=GreetOutput,
+    name="${name}_note",
+    title="Show a note",
+    description=(
+        "Shows a short note in the conversation, its spacing tidied, and counts its words. "
+        "Use it when the user asks to put a note or a reminder in view."
+    ),
+    output=NoteOutput,
     read_only=True,
     destructive=False,
     open_world=False,
     idempotent=True,
-    invoking="Greeting…",
-    invoked="Greeted",
+    invoking="Writing the note…",
+    invoked="Note shown",
     widget=$widget,
 )
-def ${name}_greet(args: GreetInput, call: ToolCall) -> ToolResult:
-    from widget_mcp.apps.$name.domain import EmptyName, greeting
+def ${name}_note(args: NoteInput, call: ToolCall) -> ToolResult:
+    from widget_mcp.apps.$name.domain import EmptyNote, tidy_note
 
     try:
-        text = greeting(args.name)
-    except EmptyName as exc:
-        raise ToolError(str(exc), code="empty_name") from exc
-    call.emit("text", {"text": text}, fallback=text)  # a display widget; its fallback is also in `content`
-    return ToolResult(structured=GreetOutput(greeting=text), narration=text)
+        note = tidy_note(args.text)
+    except EmptyNote as exc:
+        # An error result: isError, this sentence for the model, and _meta.error = {code, message} for programs.
+        raise ToolError(str(exc), code="empty_note") from exc
+    call.emit("text", {"text": note.text}, fallback=note.text)  # a display widget; its fallback is also in `content`
+    words = f"{note.words} word{'' if note.words == 1 else 's'}"
+    return ToolResult(structured=NoteOutput(note=note.text, words=note.words), narration=f"Showed the note ({words}).")
 '''
 
 # DISPLAY_HOST is imported in both variants, so a tool added without a widget of its own (the README's
@@ -112,7 +128,7 @@ ${NAME}_WIDGET = WidgetSpec(
     name="$kebab",
     entry="$kebab",
     title="$title",
-    description="Shows the $title app's greeting.",
+    description="Shows the $title app's note.",
 )
 """
 DISPLAY_IMPORTS = "from widget_mcp.toolkit import DISPLAY_HOST, ToolBook, ToolCall, ToolError, ToolResult\n"
@@ -122,17 +138,17 @@ UNIT_TEST = '''"""The $title app's domain, without MCP or storage."""
 from __future__ import annotations
 
 import pytest
-from widget_mcp.apps.$name.domain import EmptyName, greeting
+from widget_mcp.apps.$name.domain import EmptyNote, Note, tidy_note
 
 
-def test_a_name_is_greeted_with_its_spaces_tidied() -> None:
-    assert greeting("  Ada   Lovelace ") == "Hello, Ada Lovelace!"
+def test_a_note_has_its_spacing_tidied_and_its_words_counted() -> None:
+    assert tidy_note("  Check again\\non   Monday ") == Note(text="Check again on Monday", words=4)
 
 
-def test_an_empty_name_is_refused_and_carries_what_was_sent() -> None:
-    with pytest.raises(EmptyName) as caught:
-        greeting("   ")
-    assert caught.value.name == "   "
+def test_an_empty_note_is_refused_and_carries_what_was_sent() -> None:
+    with pytest.raises(EmptyNote) as caught:
+        tidy_note(" \\n ")
+    assert caught.value.text == " \\n "
 '''
 
 FUNCTIONAL_TEST = '''"""The $title app's tools through the official MCP client, in memory."""
@@ -157,36 +173,35 @@ def texts(result: CallToolResult) -> list[str]:
     return [block.text for block in result.content if isinstance(block, TextContent)]
 
 
-async def test_greeting_answers_with_structured_content_a_widget_and_a_narration(client: Client) -> None:
+async def test_a_note_answers_with_structured_content_a_widget_and_a_narration(client: Client) -> None:
     async with client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-        result = await client.call_tool("${name}_greet", {"name": "Ada"})
+        result = await client.call_tool("${name}_note", {"text": " Check again  on Monday"})
 
-    assert tools["${name}_greet"].meta is not None
-    assert tools["${name}_greet"].meta["ui"]["resourceUri"].startswith("ui://widget/$widget_name-")
-    assert result.structured_content == {"greeting": "Hello, Ada!"}
+    assert tools["${name}_note"].meta is not None
+    assert tools["${name}_note"].meta["ui"]["resourceUri"].startswith("ui://widget/$widget_name-")
+    assert result.structured_content == {"note": "Check again on Monday", "words": 4}
     assert result.meta is not None
-    assert result.meta["widgets"] == [
-        {"type": "widget", "widget": "text", "data": {"text": "Hello, Ada!"}, "fallback": "Hello, Ada!"}
-    ]
-    assert texts(result) == ["Hello, Ada!", "Hello, Ada!"]
+    note = "Check again on Monday"
+    assert result.meta["widgets"] == [{"type": "widget", "widget": "text", "data": {"text": note}, "fallback": note}]
+    assert texts(result) == ["Showed the note (4 words).", note]  # the narration, then each widget's fallback
 
 
-async def test_an_empty_name_is_an_error_result_with_its_code(client: Client) -> None:
+async def test_an_empty_note_is_an_error_result_with_its_code(client: Client) -> None:
     async with client:
-        result = await client.call_tool("${name}_greet", {"name": "  "})
+        result = await client.call_tool("${name}_note", {"text": "  "})
 
     # The code is in _meta.error, where widgets and programs read it; no structuredContent (it would have to
-    # match the tool's outputSchema, which describes a greeting).
-    message = "Give a name to greet: it was empty."
+    # match the tool's outputSchema, which describes a note).
+    message = "The note is empty: write a few words for it."
     assert result == CallToolResult(
         content=[TextContent(type="text", text=message)],
-        meta={"error": {"code": "empty_name", "message": message}},
+        meta={"error": {"code": "empty_note", "message": message}},
         is_error=True,
     )
 '''
 
-WIDGET_MAIN = """// The $title app's widget: shows the greeting from the tool's structuredContent.
+WIDGET_MAIN = """// The $title app's widget: shows the note from the tool's structuredContent.
 
 import "../shared/zod-jitless"; // first: before any module builds a zod schema
 import "../shared/base.css";
@@ -197,16 +212,16 @@ import { failureOf } from "../shared/errors";
 
 function render(root: HTMLElement, result: ToolResult): void {
   // Text from the model or a user is always set as text, never as HTML.
-  // An error result says what went wrong in `_meta.error` ({code, message}): show it, not a greeting.
+  // An error result says what went wrong in `_meta.error` ({code, message}): show it, not a note.
   const failure = failureOf(result);
   if (failure) {
     const attrs = { class: "wm-error", role: "alert", "data-testid": "$name-error", "data-code": failure.code };
     root.replaceChildren(el("p", attrs, failure.message));
     return;
   }
-  const greeting = result.structuredContent?.greeting;
-  const text = typeof greeting === "string" ? greeting : (result.content?.[0]?.text ?? "Nothing to show.");
-  root.replaceChildren(el("p", { class: "$name-greeting", "data-testid": "$name-greeting" }, text));
+  const note = result.structuredContent?.note;
+  const text = typeof note === "string" ? note : (result.content?.[0]?.text ?? "Nothing to show.");
+  root.replaceChildren(el("p", { class: "$name-note", "data-testid": "$name-note" }, text));
 }
 
 const root = document.getElementById("root");
@@ -216,7 +231,7 @@ if (root) {
 }
 """
 
-WIDGET_CSS = """.$name-greeting {
+WIDGET_CSS = """.$name-note {
   font-size: 1.25rem;
   margin: 0.5rem 0;
 }
