@@ -14,6 +14,8 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import (
     INVALID_PARAMS,
     CallToolRequestParams,
+    CompleteRequestParams,
+    GetPromptRequestParams,
     PaginatedRequestParams,
     ReadResourceRequestParams,
 )
@@ -23,6 +25,7 @@ from opentelemetry import trace
 import widget_mcp
 from widget_mcp.settings import Settings
 from widget_mcp.toolkit.bundles import BundleManifest
+from widget_mcp.toolkit.errors import CatalogError
 from widget_mcp.toolkit.runtime import CallObserver, TemplateSettings, ToolRuntime
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook
 from widget_mcp.toolkit.widgets import APP_MIME_TYPE
@@ -36,6 +39,7 @@ COMPLETE = "complete"
 # content hash, so what it names never changes.
 CACHE_HINTS: dict[CacheableMethod, CacheHint] = {
     "tools/list": CacheHint(ttl_ms=300_000, scope="public"),
+    "prompts/list": CacheHint(ttl_ms=300_000, scope="public"),
     "resources/list": CacheHint(ttl_ms=300_000, scope="public"),
     "resources/templates/list": CacheHint(ttl_ms=300_000, scope="public"),
     "resources/read": CacheHint(ttl_ms=86_400_000, scope="public"),
@@ -74,8 +78,15 @@ def opentelemetry_configured() -> bool:
     return not isinstance(provider, (trace.ProxyTracerProvider, trace.NoOpTracerProvider))
 
 
+def _catalog_error(exc: CatalogError) -> MCPError:
+    if exc.kind == "not_found":
+        return MCPError(code=RESOURCE_NOT_FOUND, message=exc.message, data={"uri": exc.subject})
+    return MCPError(code=INVALID_PARAMS, message=exc.message)
+
+
 def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[Any]:
     """A stateless server: every handler reads only the runtime (built once) and its own request."""
+    catalog = runtime.catalog
 
     async def list_tools(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> dict[str, Any]:
         return {"resultType": COMPLETE, "tools": runtime.tool_list}
@@ -101,13 +112,17 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
     async def list_resource_templates(
         ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
     ) -> dict[str, Any]:
-        # Every template has a fixed URI (listed by resources/list); MCP Apps hosts still ask for this list.
-        return {"resultType": COMPLETE, "resourceTemplates": []}
+        # The apps' resource templates; every widget template has a fixed URI (listed by resources/list).
+        return {"resultType": COMPLETE, "resourceTemplates": catalog.template_list}
 
     async def read_resource(ctx: ServerRequestContext[Any], params: ReadResourceRequestParams) -> dict[str, Any]:
-        template = runtime.templates.get(str(params.uri))
+        uri = str(params.uri)
+        template = runtime.templates.get(uri)
         if template is None:
-            raise MCPError(code=RESOURCE_NOT_FOUND, message="Resource not found", data={"uri": str(params.uri)})
+            try:
+                return {"resultType": COMPLETE, **await catalog.read(uri)}
+            except CatalogError as exc:
+                raise _catalog_error(exc) from None
         return {
             "resultType": COMPLETE,
             "contents": [
@@ -115,6 +130,25 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
             ],
         }
 
+    async def list_prompts(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> dict[str, Any]:
+        return {"resultType": COMPLETE, "prompts": catalog.prompt_list}
+
+    async def get_prompt(ctx: ServerRequestContext[Any], params: GetPromptRequestParams) -> dict[str, Any]:
+        try:
+            return {"resultType": COMPLETE, **await catalog.get_prompt(params.name, params.arguments)}
+        except CatalogError as exc:
+            raise _catalog_error(exc) from None
+
+    async def complete(ctx: ServerRequestContext[Any], params: CompleteRequestParams) -> dict[str, Any]:
+        ref = params.ref.model_dump(by_alias=True)
+        context = params.context.arguments if params.context and params.context.arguments else {}
+        try:
+            answer = catalog.complete(ref, params.argument.name, params.argument.value, context)
+            return {"resultType": COMPLETE, **answer}
+        except CatalogError as exc:
+            raise _catalog_error(exc) from None
+
+    # Prompts and completion are offered (and so advertised) only when an app declares some.
     server: Server[Any] = Server(
         name,
         cache_hints=CACHE_HINTS,
@@ -125,6 +159,11 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
         on_list_resources=list_resources,  # type: ignore[arg-type]
         on_list_resource_templates=list_resource_templates,  # type: ignore[arg-type]
         on_read_resource=read_resource,  # type: ignore[arg-type]
+        on_list_prompts=list_prompts if catalog.prompts else None,  # type: ignore[arg-type]
+        on_get_prompt=get_prompt if catalog.prompts else None,  # type: ignore[arg-type]
+        on_completion=complete if catalog.completes else None,  # type: ignore[arg-type]
+        # Checks the `Mcp-Param-*` headers of tools that declare them (the endpoint asks, for 2026-07-28 calls).
+        get_tool_input_schema=runtime.header_schema,
     )
     server.extensions[APPS_EXTENSION] = {"mimeTypes": [APP_MIME_TYPE]}
     if not opentelemetry_configured():

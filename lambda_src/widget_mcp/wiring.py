@@ -108,6 +108,7 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
         gate=sign_in.gate if sign_in else None,
         cors=CorsPolicy(settings.cors_origins),
         inline_tools=runtime.runs_inline,
+        fixed_resource=runtime.fixed_resource,
         host_identity=HostIdentity(
             HostTokens(settings.host_token_secret.get_secret_value()) if settings.host_token_secret else None,
             runtime.widget_callable,

@@ -9,9 +9,11 @@ async def hello(args: HelloIn, call: ToolCall) -> ToolResult: ...
 """
 
 from widget_mcp.toolkit.call import ToolCall
+from widget_mcp.toolkit.content import Audio, ContentError, EmbeddedResource, Image, ResourceLink, Text
 from widget_mcp.toolkit.display import DISPLAY_HOST
 from widget_mcp.toolkit.errors import DeclarationError, InvalidArguments, ServiceUnavailable, ToolError
 from widget_mcp.toolkit.principal import ANONYMOUS, Principal
+from widget_mcp.toolkit.prompts import PromptMessage, complete_from
 from widget_mcp.toolkit.results import DisplayWidget, ToolResult
 from widget_mcp.toolkit.tools import ToolBook, ToolSpec
 from widget_mcp.toolkit.widgets import WidgetSpec
@@ -19,15 +21,23 @@ from widget_mcp.toolkit.widgets import WidgetSpec
 __all__ = [
     "ANONYMOUS",
     "DISPLAY_HOST",
+    "Audio",
+    "ContentError",
     "DeclarationError",
     "DisplayWidget",
+    "EmbeddedResource",
+    "Image",
     "InvalidArguments",
     "Principal",
+    "PromptMessage",
+    "ResourceLink",
     "ServiceUnavailable",
+    "Text",
     "ToolBook",
     "ToolCall",
     "ToolError",
     "ToolResult",
     "ToolSpec",
     "WidgetSpec",
+    "complete_from",
 ]

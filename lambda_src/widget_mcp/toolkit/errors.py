@@ -69,3 +69,17 @@ class ServiceUnavailable(ToolError):
 
     code = "service_unavailable"
     retryable = True
+
+
+class CatalogError(ValueError):
+    """A prompt, resource or completion request the server cannot serve; carries what was asked for.
+
+    `kind` is `not_found` (no resource at that URI) or `invalid_params` (an unknown prompt or reference, or
+    arguments that fail the prompt's model); the server maps each to its JSON-RPC error.
+    """
+
+    def __init__(self, kind: str, subject: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.subject = subject
+        self.message = message

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
+
+from widget_mcp.toolkit.content import ContentBlock
 
 WIDGET_SESSION_KEY = "openai/widgetSessionId"
 
@@ -29,12 +31,15 @@ class ToolResult:
 
     `structured` is seen by the model and the widget (keep it small); `narration` is the text for the
     model and for hosts without UI; `meta` reaches only the widget (history, large or private data).
+    `content` adds blocks after the narration (images, audio, embedded resources, resource links); display
+    widgets' fallbacks follow them.
     """
 
     structured: BaseModel | dict[str, Any]
     narration: str
     meta: dict[str, Any] = field(default_factory=dict)
     widget_session_id: str | None = None
+    content: Sequence[ContentBlock] = ()
 
     def structured_dict(self) -> dict[str, Any]:
         if isinstance(self.structured, BaseModel):
@@ -46,6 +51,8 @@ class ToolResult:
         if self.widget_session_id is not None:
             meta[WIDGET_SESSION_KEY] = self.widget_session_id
         content = [{"type": "text", "text": self.narration}]
+        if self.content:
+            content.extend(block.to_wire() for block in self.content)
         if widgets:
             meta["widgets"] = [w.to_wire() for w in widgets]
             content.extend({"type": "text", "text": w.fallback} for w in widgets)

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from widget_mcp.toolkit.bundles import BundleManifest
 from widget_mcp.toolkit.call import ToolCall
+from widget_mcp.toolkit.catalog import Catalog
 from widget_mcp.toolkit.errors import DeclarationError
 from widget_mcp.toolkit.failures import InvalidArguments, error_result
 from widget_mcp.toolkit.ownership import AnonymousState
@@ -58,6 +59,7 @@ class ToolRuntime:
         sign_in: SignInDeclaration | None = None,
         anonymous_state: AnonymousState = "capability",
     ) -> None:
+        books = list(books)
         self.tools: dict[str, ToolSpec] = {}
         for book in books:
             for name, spec in book.tools.items():
@@ -85,7 +87,16 @@ class ToolRuntime:
         self.sign_in = sign_in
         # With sign-in on, a call without a verified subject owns nothing, whatever the setting says.
         self.anonymous_state: AnonymousState = "refuse" if sign_in is not None else anonymous_state
-        self.resource_list: list[dict[str, Any]] = [t.resource_listing() for t in self.templates.values()]
+        # The apps' prompts, resources and resource templates, beside the widget templates.
+        self.catalog = Catalog(books, self.templates)
+        self.resource_list: list[dict[str, Any]] = [
+            *(t.resource_listing() for t in self.templates.values()),
+            *self.catalog.resource_list,
+        ]
+        # Tools whose arguments travel in `Mcp-Param-*` headers too (`x-mcp-header`), with their input schema.
+        self.header_schemas: dict[str, dict[str, Any]] = {
+            n: t.input_schema for n, t in self.tools.items() if t.header_arguments
+        }
         self._observer: CallObserver = observer or _NoObserver()
         # Lambda serves one event at a time per container, so a sync handler runs inline there;
         # a local server handles requests concurrently and moves sync handlers off the event loop.
@@ -109,6 +120,15 @@ class ToolRuntime:
     def widget_callable(self, name: object) -> bool:
         """Whether a widget may call tool `name` (`openai/widgetAccessible`)."""
         return isinstance(name, str) and name in self._widget_callable
+
+    def fixed_resource(self, uri: object) -> bool:
+        """Whether reading `uri` always answers the same while the process lives (a widget template's or a fixed
+        resource's), so its answer may be kept."""
+        return (isinstance(uri, str) and uri in self.templates) or self.catalog.is_fixed(uri)
+
+    def header_schema(self, name: str) -> dict[str, Any] | None:
+        """The input schema of tool `name` when some of its arguments are mirrored in headers, else None."""
+        return self.header_schemas.get(name)
 
     def template_uri(self, widget_name: str) -> str:
         return self._by_widget[widget_name].uri

@@ -7,7 +7,7 @@ import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -16,6 +16,10 @@ from widget_mcp.toolkit.errors import DeclarationError
 from widget_mcp.toolkit.results import ToolResult
 from widget_mcp.toolkit.schema_refs import inline_refs
 from widget_mcp.toolkit.widgets import WidgetSpec
+
+if TYPE_CHECKING:
+    from widget_mcp.toolkit.prompts import Completer, PromptHandler, PromptSpec
+    from widget_mcp.toolkit.resources import ResourceHandler, ResourceSpec, ResourceTemplateSpec
 
 Visibility = Literal["public", "private"]
 Handler = Callable[[Any, ToolCall], ToolResult | Awaitable[ToolResult]]
@@ -59,6 +63,8 @@ class ToolSpec:
     output_schema: dict[str, Any] = field(init=False, repr=False, compare=False)
     # Whether the handler is a coroutine function, read once: every call asks.
     is_async: bool = field(init=False, repr=False, compare=False)
+    # The `Mcp-Param-*` header names of arguments marked `x-mcp-header` (clients mirror them in HTTP headers).
+    header_arguments: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -86,6 +92,7 @@ class ToolSpec:
         uncapped = uncapped_arguments(self.input_schema)
         if uncapped:
             raise DeclarationError(self.name, "; ".join(f"argument {arg!r} {problem}" for arg, problem in uncapped))
+        object.__setattr__(self, "header_arguments", header_arguments(self.name, self.input_schema))
 
     def declares(self, structured: BaseModel) -> bool:
         """Whether `structured` may be this tool's structuredContent: an instance of a model its outputSchema
@@ -185,6 +192,30 @@ def uncapped_arguments(schema: dict[str, Any]) -> list[tuple[str, str]]:
     return found
 
 
+X_MCP_HEADER = "x-mcp-header"
+
+
+def _mentions(value: Any, key: str) -> bool:
+    if isinstance(value, dict):
+        return key in value or any(_mentions(v, key) for v in value.values())
+    if isinstance(value, list):
+        return any(_mentions(v, key) for v in value)
+    return False
+
+
+def header_arguments(tool: str, schema: dict[str, Any]) -> tuple[str, ...]:
+    """The `Mcp-Param-<name>` headers an input schema declares with `x-mcp-header`, checked by the SDK's rules
+    (a token, unique ignoring case, on a string, integer or boolean property reached through `properties`)."""
+    if not _mentions(schema, X_MCP_HEADER):
+        return ()
+    from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
+
+    problem = find_invalid_x_mcp_header(schema)
+    if problem is not None:
+        raise DeclarationError(tool, problem)
+    return tuple(f"Mcp-Param-{token}" for token in x_mcp_header_map(schema).values())
+
+
 def _input_model_of(fn: Handler) -> type[BaseModel]:
     params = list(inspect.signature(fn).parameters.values())
     hints = inspect.get_annotations(fn, eval_str=True)
@@ -201,7 +232,8 @@ WarmUp = tuple[str, Mapping[str, Any]]
 
 
 class ToolBook:
-    """A set of tools and widgets, declared with the `tool` decorator; apps each own one.
+    """A set of tools and widgets, declared with the `tool` decorator, and of the prompts and resources declared
+    with `prompt`, `resource` and `resource_template`; apps each own one.
 
     Listing tools reads only their declarations, so a book's module should import no more than pydantic and the
     toolkit: a handler imports what it works with (the app's domain, service, libraries) when first called.
@@ -211,6 +243,9 @@ class ToolBook:
 
     def __init__(self, *, warm_up: WarmUp | None = None) -> None:
         self.tools: dict[str, ToolSpec] = {}
+        self.prompts: dict[str, PromptSpec] = {}
+        self.resources: dict[str, ResourceSpec] = {}
+        self.resource_templates: dict[str, ResourceTemplateSpec] = {}
         self.warm_up = warm_up
 
     def tool(
@@ -259,6 +294,59 @@ class ToolBook:
                 visibility=visibility,
                 sign_in=sign_in,
             )
+            return fn
+
+        return register
+
+    def prompt(
+        self, *, name: str, title: str, description: str, complete: Mapping[str, Completer] | None = None
+    ) -> Callable[[PromptHandler], PromptHandler]:
+        """Declare a prompt. Its function takes no parameter or a pydantic model of string fields (the prompt's
+        arguments) and returns a list of `PromptMessage`; `complete` maps an argument to its completer."""
+        from widget_mcp.toolkit.prompts import PromptSpec
+
+        def register(fn: PromptHandler) -> PromptHandler:
+            if name in self.prompts:
+                raise DeclarationError(name, "declared twice")
+            self.prompts[name] = PromptSpec(name, title, description, fn, dict(complete or {}))
+            return fn
+
+        return register
+
+    def resource(
+        self, *, uri: str, name: str, title: str, description: str, mime_type: str
+    ) -> Callable[[ResourceHandler], ResourceHandler]:
+        """Declare a resource at a fixed URI, read by a function without parameters that returns `str` (text) or
+        `bytes` (binary). Its answer is kept for the life of the process, like the lists."""
+        from widget_mcp.toolkit.resources import ResourceSpec
+
+        def register(fn: ResourceHandler) -> ResourceHandler:
+            if uri in self.resources:
+                raise DeclarationError(uri, "declared twice")
+            self.resources[uri] = ResourceSpec(uri, name, title, description, mime_type, fn)
+            return fn
+
+        return register
+
+    def resource_template(
+        self,
+        *,
+        uri_template: str,
+        name: str,
+        title: str,
+        description: str,
+        mime_type: str,
+        complete: Mapping[str, Completer] | None = None,
+    ) -> Callable[[ResourceHandler], ResourceHandler]:
+        """Declare resources named by a URI template (`notes://{topic}`): the function takes the variables as
+        parameters and returns `str`, `bytes`, or None when there is no such resource."""
+        from widget_mcp.toolkit.resources import ResourceTemplateSpec
+
+        def register(fn: ResourceHandler) -> ResourceHandler:
+            if uri_template in self.resource_templates:
+                raise DeclarationError(uri_template, "declared twice")
+            spec = ResourceTemplateSpec(uri_template, name, title, description, mime_type, fn, dict(complete or {}))
+            self.resource_templates[uri_template] = spec
             return fn
 
         return register

@@ -1,7 +1,8 @@
 """Answers to the read-only MCP methods, kept from the SDK's own first answer and replayed byte for byte.
 
-`initialize`, `server/discover`, `ping`, `tools/list`, `resources/list`, `resources/templates/list` and
-`resources/read` are answered by our server from the runtime built once per process, so for one protocol era and
+`initialize`, `server/discover`, `ping`, `tools/list`, `prompts/list`, `resources/list`,
+`resources/templates/list` and `resources/read` (of widget templates and fixed resources; the endpoint asks which
+URIs those are) are answered by our server from the runtime built once per process, so for one protocol era and
 version their result depends only on the request's params. The endpoint asks this cache after its guards and the
 sign-in gate; on a miss the SDK's kernel answers, and a successful result is kept, encoded, under a key made of the
 method, the era, the connection's protocol version and the params themselves (canonical JSON). A hit is that
@@ -32,6 +33,7 @@ CACHED_PARAMS: Mapping[str, frozenset[str]] = {
     "server/discover": frozenset({"_meta"}),
     "ping": frozenset({"_meta"}),
     "tools/list": frozenset({"_meta"}),
+    "prompts/list": frozenset({"_meta"}),
     "resources/list": frozenset({"_meta"}),
     "resources/templates/list": frozenset({"_meta"}),
     "resources/read": frozenset({"uri", "_meta"}),

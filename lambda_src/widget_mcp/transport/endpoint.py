@@ -33,6 +33,7 @@ from mcp.shared.inbound import (
     InboundLadderRejection,
     classify_inbound_request,
     find_duplicated_routing_header,
+    validate_mcp_param_headers,
 )
 from mcp.shared.message import ServerMessageMetadata
 from mcp.shared.transport_context import TransportContext
@@ -182,9 +183,11 @@ class McpEndpoint:
         inline_tools: Callable[[object], bool] | None = None,
         host_identity: HostIdentity | None = None,
         max_batch_messages: int = DEFAULT_MAX_BATCH_MESSAGES,
+        fixed_resource: Callable[[object], bool] | None = None,
     ) -> None:
         """`answer_cache`: answer the read-only methods from the server's earlier answers (answer_cache.py); the
-        server's answers to them must then stay the same while the process lives.
+        server's answers to them must then stay the same while the process lives. `fixed_resource(uri)`: whether
+        that is so for `resources/read` of `uri` (without it, of every URI).
 
         `inline_tools(name)`: whether a call of that tool runs to its end without ever waiting (no I/O on the event
         loop, no worker thread); those calls are served without an event loop.
@@ -193,6 +196,7 @@ class McpEndpoint:
         `tools/call` is served (each may take a request's worth of work), the others get an error."""
         self._server = server
         self._inline_tools = inline_tools
+        self._fixed_resource = fixed_resource
         self._answers = AnswerCache() if answer_cache else None
         self._gate = gate
         self._hosts = allowed_hosts
@@ -418,6 +422,10 @@ class McpEndpoint:
             verdict = classify_inbound_request(message, headers=headers)
             if isinstance(verdict, InboundLadderRejection):
                 return self._reply_error(rid, verdict.code, verdict.message, verdict.data, True)
+            if method == "tools/call" and params is not None:
+                mismatch = self._param_header_mismatch(params, headers)
+                if mismatch is not None:
+                    return self._reply_error(rid, mismatch.code, mismatch.message, mismatch.data, True)
             exchange = _Exchange(
                 rid,
                 method,
@@ -447,6 +455,23 @@ class McpEndpoint:
             return _challenge(rid, admission)
         return self._answer(exchange, admission.subject)
 
+    def _param_header_mismatch(
+        self, params: Mapping[str, Any], headers: Mapping[str, str]
+    ) -> InboundLadderRejection | None:
+        """For a tool whose arguments are mirrored in `Mcp-Param-*` headers (`x-mcp-header`): whether the headers
+        disagree with the body (the SDK's comparison, base64 sentinels included)."""
+        lookup = self._server.get_tool_input_schema
+        name = params.get("name")
+        schema = lookup(name) if lookup is not None and isinstance(name, str) else None
+        if schema is None:
+            return None
+        arguments = params.get("arguments")
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, Mapping):
+            return None  # the kernel refuses the params
+        return validate_mcp_param_headers(schema, arguments, headers)
+
     async def _verify_then_answer(self, exchange: _Exchange, message: dict[str, Any]) -> HttpReply:
         assert self._gate is not None
         # In a worker thread: fetching the issuer's keys blocks, and may go to this very server.
@@ -461,6 +486,13 @@ class McpEndpoint:
         key = None
         if self._answers is not None:
             key = self._answers.key(exchange.method, exchange.params, version=exchange.version, modern=exchange.modern)
+            if (
+                key is not None
+                and exchange.method == "resources/read"
+                and self._fixed_resource is not None
+                and not self._fixed_resource((exchange.params or {}).get("uri"))
+            ):
+                key = None
             if key is not None:
                 cached = self._answers.reply(key, exchange.rid)
                 if cached is not None:

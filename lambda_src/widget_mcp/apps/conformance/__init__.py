@@ -1,4 +1,5 @@
-"""The fixtures the official MCP conformance suite calls by name, built only with the toolkit's public API.
+"""The fixtures (tools, prompts, resources) the official MCP conformance suite calls by name, built only with the
+toolkit's public API.
 
 Served with `CONFORMANCE=1` (`make conformance`, `CONFORMANCE=1 make dev`), never in a deployment: the names and
 texts are the suite's, so it can check what each MCP feature looks like on the wire.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from widget_mcp.apps.conformance import prompts, resources  # noqa: F401 - they declare on `book`
 from widget_mcp.apps.conformance.tools import book
 
 if TYPE_CHECKING:

@@ -1,0 +1,43 @@
+"""The README's examples of content blocks, resources and prompts run as written, in order, in one app module."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from widget_mcp.toolkit import ToolBook
+from widget_mcp.toolkit.catalog import Catalog
+from widget_mcp.toolkit.principal import ANONYMOUS
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+SECTION = "## Images, audio, resources and prompts"
+
+
+def readme_app() -> dict[str, Any]:
+    text = README.read_text()
+    section = text[text.index(SECTION) : text.index("\n## ", text.index(SECTION) + 1)]
+    blocks = re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
+    namespace: dict[str, Any] = {}
+    exec(
+        "from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult\nbook = ToolBook()\n" + "\n".join(blocks),
+        namespace,
+    )
+    return namespace
+
+
+async def test_the_readme_examples_declare_a_tool_resources_a_template_and_a_prompt_that_work() -> None:
+    app = readme_app()
+    book: ToolBook = app["book"]
+    cover = book.tools["library_cover"].handler(app["CoverIn"](isbn="9780441013593"), app["ToolCall"]("t", ANONYMOUS))
+    wire = cover.to_wire([])  # type: ignore[union-attr]
+    assert [block["type"] for block in wire["content"]] == ["text", "image", "resource_link", "resource", "text"]
+    catalog = Catalog([book])
+    assert set(catalog.resources) == {"library://catalog", "library://logo.png"}
+    record = await catalog.read("library://books/9780141439587")
+    assert json.loads(record["contents"][0]["text"]) == {"isbn": "9780141439587", "title": "Emma"}
+    prompt = await catalog.get_prompt("library_recommend", {"genre": "saga"})
+    assert prompt["messages"][0]["content"]["text"] == "Recommend a saga book."
+    genres = catalog.complete({"type": "ref/prompt", "name": "library_recommend"}, "genre", "s", {})
+    assert genres["completion"]["values"] == ["science fiction", "satire", "saga"]
