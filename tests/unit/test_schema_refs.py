@@ -63,3 +63,26 @@ def test_every_served_tools_schemas_name_no_definition(tool: str) -> None:
     spec = SPECS[tool]
     for schema in (spec.input_schema, spec.output_schema):
         assert "$ref" not in json.dumps(schema), schema
+
+
+class Place(BaseModel):
+    model_config = {"json_schema_extra": {"$anchor": "placeDef"}}
+
+    city: str
+
+
+class Trip(BaseModel):
+    start: Place
+    end: Place | None = None
+
+
+def test_a_definition_with_an_anchor_stays_defined_and_its_written_out_copies_drop_the_anchor() -> None:
+    inlined = inline_refs(Trip.model_json_schema())
+    assert inlined["$defs"]["Place"]["$anchor"] == "placeDef"
+    assert "$ref" not in json.dumps({k: v for k, v in inlined.items() if k != "$defs"})
+    assert json.dumps(inlined).count('"$anchor"') == 1
+    assert _valid(inlined, {"start": {"city": "Oslo"}})
+    assert not _valid(inlined, {"start": {}})
+    # What refers to it by its anchor still resolves.
+    by_anchor = {**inlined, "properties": {**inlined["properties"], "via": {"$ref": "#placeDef"}}}
+    assert not _valid(by_anchor, {"start": {"city": "Oslo"}, "via": {}})
