@@ -20,6 +20,7 @@ from mcp_types import (
     ReadResourceRequestParams,
 )
 from mcp_types.methods import CacheableMethod
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from opentelemetry import trace
 
 import widget_mcp
@@ -78,9 +79,11 @@ def opentelemetry_configured() -> bool:
     return not isinstance(provider, (trace.ProxyTracerProvider, trace.NoOpTracerProvider))
 
 
-def _catalog_error(exc: CatalogError) -> MCPError:
+def _catalog_error(exc: CatalogError, protocol_version: str) -> MCPError:
     if exc.kind == "not_found":
-        return MCPError(code=RESOURCE_NOT_FOUND, message=exc.message, data={"uri": exc.subject})
+        # 2026-07-28 (SEP-2164) answers an unknown resource with Invalid Params; earlier revisions with -32002.
+        code = INVALID_PARAMS if protocol_version in MODERN_PROTOCOL_VERSIONS else RESOURCE_NOT_FOUND
+        return MCPError(code=code, message=exc.message, data={"uri": exc.subject})
     return MCPError(code=INVALID_PARAMS, message=exc.message)
 
 
@@ -122,7 +125,7 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
             try:
                 return {"resultType": COMPLETE, **await catalog.read(uri)}
             except CatalogError as exc:
-                raise _catalog_error(exc) from None
+                raise _catalog_error(exc, ctx.protocol_version) from None
         return {
             "resultType": COMPLETE,
             "contents": [
@@ -137,7 +140,7 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
         try:
             return {"resultType": COMPLETE, **await catalog.get_prompt(params.name, params.arguments)}
         except CatalogError as exc:
-            raise _catalog_error(exc) from None
+            raise _catalog_error(exc, ctx.protocol_version) from None
 
     async def complete(ctx: ServerRequestContext[Any], params: CompleteRequestParams) -> dict[str, Any]:
         ref = params.ref.model_dump(by_alias=True)
@@ -146,7 +149,7 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
             answer = catalog.complete(ref, params.argument.name, params.argument.value, context)
             return {"resultType": COMPLETE, **answer}
         except CatalogError as exc:
-            raise _catalog_error(exc) from None
+            raise _catalog_error(exc, ctx.protocol_version) from None
 
     # Prompts and completion are offered (and so advertised) only when an app declares some.
     server: Server[Any] = Server(

@@ -144,13 +144,16 @@ async def test_app_resources_are_listed_after_the_widget_templates_and_read_as_t
     assert json.loads(record.model_dump()["text"]) == {"isbn": "9780141439587", "title": "Emma"}
 
 
-@pytest.mark.parametrize("mode", MODES)
-async def test_a_uri_no_resource_answers_is_resource_not_found(library: Core, mode: str) -> None:
+@pytest.mark.parametrize(("mode", "code"), [("legacy", -32002), ("2026-07-28", -32602)])
+async def test_a_uri_no_resource_answers_is_not_found_in_the_code_of_the_era(
+    library: Core, mode: str, code: int
+) -> None:
     async with in_memory(library, mode) as client:
         for uri in ("library://books/0000000000", "library://nothing"):
             with pytest.raises(MCPError) as caught:
                 await client.read_resource(uri)
-            assert caught.value.error.code == -32002
+            assert caught.value.error.code == code
+            assert caught.value.error.data == {"uri": uri}
 
 
 def post(base_url: str, method: str, params: dict[str, Any], **headers: str) -> httpx.Response:
