@@ -1,0 +1,118 @@
+"""Every code block of README.md is tested as written, or marked as one that is not run (readme_snippets.py): the
+client scripts run with this virtualenv's Python and the curl lines with bash, against the app on a loopback port;
+the example app is served and answers the error result the README shows. An edit that breaks a snippet fails here."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from readme_snippets import Block, blocks, snippets, unmarked
+from repo_copy import ROOT
+from servers import serve
+from widget_mcp.apps import registry
+from widget_mcp.settings import Settings
+from widget_mcp.storage.memory import InMemoryDocumentStore
+from widget_mcp.wiring import build_app, build_core
+
+
+@pytest.fixture
+def base_url(settings: Settings) -> Iterator[str]:
+    core = build_core(settings, concurrent=True, store=InMemoryDocumentStore())
+    with serve(build_app(core)) as url:
+        yield url
+
+
+def _ids(found: list[Block]) -> list[str]:
+    return [f"line-{block.line}" for block in found]
+
+
+def _assert_ran(ran: subprocess.CompletedProcess[str], block: Block) -> None:
+    where = f"README.md line {block.line}"
+    assert ran.returncode == 0, f"{where} failed:\n{ran.stdout[-2000:]}{ran.stderr[-3000:]}"
+    for text in block.prints:
+        assert text in ran.stdout, f"{where} did not print {text!r}:\n{ran.stdout[-3000:]}"
+
+
+def test_every_code_block_of_the_readme_is_marked_with_how_it_is_tested() -> None:
+    found = blocks()
+    assert found, "no code blocks found in README.md"
+    assert unmarked(found) == [], (
+        "put a marker on the line before each code block (see tests/readme_snippets.py), e.g. "
+        "<!-- snippet: run python; prints … --> or <!-- snippet: not run (why) -->"
+    )
+
+
+def test_a_block_without_a_marker_or_with_an_unknown_one_is_named_with_its_line() -> None:
+    text = "intro\n\n```sh\nmake dev\n```\n\n<!-- snippet: run perl -->\n```perl\nprint 1\n```\n"
+    assert unmarked(blocks(text)) == ["README.md line 3: no marker", "README.md line 8: snippet: run perl"]
+
+
+def test_a_block_tested_elsewhere_names_a_test_module_that_reads_the_readme() -> None:
+    named = {block.kind.removeprefix("tested by ") for block in blocks() if block.kind.startswith("tested by ")}
+    for path in named:
+        module = ROOT / path
+        assert module.is_file(), f"README.md names {path} as the test of a block, and there is no such file"
+        assert "README.md" in module.read_text(), f"{path} does not read README.md"
+
+
+@pytest.mark.parametrize("block", snippets("run python"), ids=_ids(snippets("run python")))
+def test_each_python_snippet_runs_as_written_against_the_local_server(
+    base_url: str, block: Block, tmp_path: Path
+) -> None:
+    script = tmp_path / "snippet.py"
+    script.write_text(block.against(base_url))
+    # sys.executable is .venv/bin/python, the command the README gives.
+    ran = subprocess.run(
+        [sys.executable, script.name], cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False
+    )
+    _assert_ran(ran, block)
+
+
+@pytest.mark.parametrize("block", snippets("run shell"), ids=_ids(snippets("run shell")))
+def test_each_shell_snippet_runs_as_written_against_the_local_server(
+    base_url: str, block: Block, tmp_path: Path
+) -> None:
+    ran = subprocess.run(
+        ["bash", "-e", "-o", "pipefail", "-c", block.against(base_url)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    _assert_ran(ran, block)
+
+
+async def test_the_example_app_is_served_and_answers_the_error_result_the_readme_shows(
+    settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    results = snippets_of_results()
+    assert results, "README.md shows no result of its example app"
+    for block, (app, tool, arguments) in results:
+        [source] = [b for b in blocks() if b.kind == f"app {app}"]
+        package = tmp_path / f"readme_{app}"
+        package.mkdir(exist_ok=True)
+        (package / "__init__.py").write_text(source.code)
+        monkeypatch.syspath_prepend(str(tmp_path))
+        # Listed in the registry, as the README says to.
+        monkeypatch.setattr(registry, "APPS", (*registry.APPS, f"readme_{app}"))
+        core = build_core(settings, store=InMemoryDocumentStore())
+
+        answered = await core.runtime.call(tool, arguments, None)
+
+        assert answered == json.loads(block.code), f"README.md line {block.line}"
+
+
+def snippets_of_results() -> list[tuple[Block, tuple[str, str, dict[str, Any]]]]:
+    found = []
+    for block in blocks():
+        if block.kind.startswith("result of "):
+            app, tool, arguments = block.kind.removeprefix("result of ").split(" ", 2)
+            found.append((block, (app, tool, json.loads(arguments))))
+    return found
