@@ -5,6 +5,7 @@ the example app is served and answers the error result the README shows. An edit
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -12,10 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from readme_snippets import Block, blocks, snippets, unmarked
+from readme_snippets import DEV_URL, Block, blocks, snippets, unmarked
 from repo_copy import ROOT
 from servers import serve
 from widget_mcp.apps import registry
+from widget_mcp.local.__main__ import _state_lines
+from widget_mcp.local.process import local_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.wiring import build_app, build_core
@@ -116,3 +119,15 @@ def snippets_of_results() -> list[tuple[Block, tuple[str, str, dict[str, Any]]]]
             app, tool, arguments = block.kind.removeprefix("result of ").split(" ", 2)
             found.append((block, (app, tool, json.loads(arguments))))
     return found
+
+
+def test_the_banner_the_readme_shows_is_what_make_devs_server_prints() -> None:
+    [shown] = [block for block in blocks() if block.kind == "output of make dev"]
+    with local_server("widget-mcp-state") as server:
+        printed = "".join(server.output)
+    printed = printed[printed.index("widget-mcp local mode") :].replace(server.base, DEV_URL)
+    printed = re.sub(r"(AWS \(moto\)\s+http://127\.0\.0\.1:)\d+", r"\g<1>41234", printed)
+    # The tests' server runs without reloads (RELOAD=0); the README shows make dev's default, with them (and Vite's).
+    with_reloads = _state_lines(True, "widgets (Vite rebuilds widget_bundles/src)")
+    assert _state_lines(False, "") in printed
+    assert printed.replace(_state_lines(False, ""), with_reloads).strip() == shown.code.strip()
