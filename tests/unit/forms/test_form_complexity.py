@@ -113,3 +113,32 @@ def test_enum_const_and_unique_items_judge_as_jsonschema_does(keyword: str, valu
 
 def test_the_tools_refuse_answers_deeper_than_the_schema_reading_covers() -> None:
     assert tools.MAX_ANSWER_DEPTH == MAX_ANSWER_DEPTH
+
+
+class _Unread:
+    """The rest of a large answer: a message that wrote it out would have spent what it costs, for nothing."""
+
+    def __repr__(self) -> str:
+        raise AssertionError("an error message wrote out more of the value than it shows")
+
+
+LARGE = [[0, 0]] * 40 + [_Unread()] * 1000
+SHOWN = repr([[0, 0]] * 40)[:79] + "…"
+
+
+@pytest.mark.parametrize(
+    ("keyword", "value", "answer", "message"),
+    [
+        ("enum", [1], LARGE, "Choose one of: 1."),
+        ("const", LARGE, 1, f"{SHOWN} was expected."),
+        ("uniqueItems", True, LARGE, f"{SHOWN} has non-unique elements."),
+    ],
+)
+def test_an_error_message_writes_out_only_the_start_of_the_value_it_names(
+    keyword: str, value: Any, answer: Any, message: str
+) -> None:
+    # enum and const may apply at up to 10,000 places to one value, each for a step: writing out the whole of a
+    # 16 KB value at each of them took seconds.
+    schema = {"type": "object", "properties": {"a": {keyword: value}}}
+
+    assert field_errors(schema, {"a": answer}) == {"a": message}

@@ -44,6 +44,8 @@ class Steps:
     # id, each beside its value: holding the value keeps its id from being reused while the check runs.
     canonical: dict[int, tuple[object, Any]] = field(default_factory=dict)
     enums: dict[int, tuple[object, frozenset[Any]]] = field(default_factory=dict)
+    # The start of each value's repr that error messages show, by id, beside the value (answers.py).
+    shown: dict[int, tuple[object, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.left = self.limit
