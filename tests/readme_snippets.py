@@ -1,4 +1,5 @@
-"""The README's code blocks, each with the marker on the line before it that says how it is tested.
+"""The READMEs' code blocks (README.md, infra/README.md), each with the marker on the line before it that says how it
+is tested.
 
 Markers (HTML comments, invisible on the rendered page):
 - `<!-- tutorial: run -->`, `<!-- tutorial: append PATH -->`: the "Build your own app" steps (readme_tutorial.py);
@@ -21,6 +22,8 @@ from dataclasses import dataclass
 from repo_copy import ROOT
 
 README = ROOT / "README.md"
+# The READMEs whose every block is marked: the user's guide and the deploy guide (its blocks deploy, so are not run).
+MARKED = ("README.md", "infra/README.md")
 DEV_URL = "http://127.0.0.1:8000"
 
 _BLOCK = re.compile(
@@ -55,8 +58,9 @@ class Block:
         return self.code.replace(DEV_URL, base_url)
 
 
-def blocks(text: str | None = None) -> list[Block]:
-    text = README.read_text() if text is None else text
+def blocks(text: str | None = None, *, path: str = "README.md") -> list[Block]:
+    """The code blocks of `text`, else of the file at `path` (relative to the repository)."""
+    text = (ROOT / path).read_text() if text is None else text
     return [
         Block(
             line=text.count("\n", 0, match.start("language")) + 1,  # the opening fence's
@@ -67,10 +71,10 @@ def blocks(text: str | None = None) -> list[Block]:
     ]
 
 
-def unmarked(found: list[Block]) -> list[str]:
+def unmarked(found: list[Block], path: str = "README.md") -> list[str]:
     """Where a block lacks a marker, or has one this module does not know."""
     return [
-        f"README.md line {block.line}: {block.marker or 'no marker'}"
+        f"{path} line {block.line}: {block.marker or 'no marker'}"
         for block in found
         if block.marker is None or not _KINDS.fullmatch(block.marker.split("; ")[0])
     ]

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from readme_snippets import DEV_URL, Block, blocks, snippets, unmarked
+from readme_snippets import DEV_URL, MARKED, Block, blocks, snippets, unmarked
 from repo_copy import ROOT
 from servers import serve
 from widget_mcp.apps import registry
@@ -42,10 +42,11 @@ def _assert_ran(ran: subprocess.CompletedProcess[str], block: Block) -> None:
         assert text in ran.stdout, f"{where} did not print {text!r}:\n{ran.stdout[-3000:]}"
 
 
-def test_every_code_block_of_the_readme_is_marked_with_how_it_is_tested() -> None:
-    found = blocks()
-    assert found, "no code blocks found in README.md"
-    assert unmarked(found) == [], (
+@pytest.mark.parametrize("path", MARKED)
+def test_every_code_block_of_the_readme_is_marked_with_how_it_is_tested(path: str) -> None:
+    found = blocks(path=path)
+    assert found, f"no code blocks found in {path}"
+    assert unmarked(found, path) == [], (
         "put a marker on the line before each code block (see tests/readme_snippets.py), e.g. "
         "<!-- snippet: run python; prints … --> or <!-- snippet: not run (why) -->"
     )
@@ -57,7 +58,8 @@ def test_a_block_without_a_marker_or_with_an_unknown_one_is_named_with_its_line(
 
 
 def test_a_block_tested_elsewhere_names_a_test_module_that_reads_the_readme() -> None:
-    named = {block.kind.removeprefix("tested by ") for block in blocks() if block.kind.startswith("tested by ")}
+    found = [block for path in MARKED for block in blocks(path=path)]
+    named = {block.kind.removeprefix("tested by ") for block in found if block.kind.startswith("tested by ")}
     for path in named:
         module = ROOT / path
         assert module.is_file(), f"README.md names {path} as the test of a block, and there is no such file"
