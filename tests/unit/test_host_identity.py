@@ -103,6 +103,17 @@ async def test_a_widget_token_opens_only_the_tools_a_widget_may_call(body: bytes
         assert "only call the tools a widget may call" in answer["error"]["message"]
 
 
+async def test_from_a_sandboxed_frame_even_a_call_token_opens_only_the_tools_a_widget_may_call() -> None:
+    # Any page can frame itself sandboxed (Origin: null): a call token that reached one is a widget's there.
+    endpoint = _endpoint()
+    reply, answer = await _post(endpoint, _call("chess_new_game", {}), origin="null", **{HEADER: _token("alice")})
+    assert reply.status == 403, answer
+    assert "only call the tools a widget may call" in answer["error"]["message"]
+    game = await _new_game(endpoint, **{HEADER: _token("alice")})
+    reply, answer = await _move(endpoint, game, origin="null", **{HEADER: _token("alice")})
+    assert answer["result"]["structuredContent"]["ply"] == 1
+
+
 async def test_origin_null_without_a_token_or_without_host_tokens_on_is_refused_as_before() -> None:
     reply, answer = await _post(_endpoint(), _call("chess_move", {"gameId": "x", "move": "e4"}), origin="null")
     assert reply.status == 403
