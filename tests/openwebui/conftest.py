@@ -9,9 +9,10 @@ Nothing here skips: without Open WebUI's environment or Chromium the layer fails
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -19,10 +20,12 @@ from openwebui_client import Account, OpenWebUIClient, add_user, sign_up
 from openwebui_server import OpenWebUI, OpenWebUIMissing, open_webui
 from playwright.sync_api import Browser, Playwright, sync_playwright
 from scripted_model import MODEL_ID, ScriptedModel, scripted_model
+from widget_mcp.auth.host_tokens import HEADER, sign
 from widget_mcp.local.chromium import CHROMIUM_ARGS, ChromiumNotFound, find_chromium
 from widget_mcp.local.process import local_server
 
 SECRET = secrets.token_urlsafe(32)
+T = TypeVar("T")
 
 
 @dataclass
@@ -45,6 +48,21 @@ class Server:
 
     def tools(self) -> list[dict[str, Any]]:
         return list(self.rpc("tools/list")["tools"])
+
+    def call_as(self, user_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """A tool call as the Open WebUI user the integration names (a call token signed with the shared secret)."""
+        headers = {HEADER: sign(self.secret, "openwebui", user_id, "call", 60)}
+        return dict(self.rpc("tools/call", {"name": name, "arguments": arguments}, headers))
+
+
+def eventually(probe: Callable[[], T], done: Callable[[T], bool], seconds: float = 30.0) -> T:
+    """The first value of `probe` that is `done`, polled with a bound; the last one when the bound passes."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = probe()
+        if done(value) or time.monotonic() > deadline:
+            return value
+        time.sleep(0.2)  # a poll interval inside a bounded wait
 
 
 @pytest.fixture(scope="session")
