@@ -1,27 +1,33 @@
 """
 title: widget-mcp
 author: widget-mcp
-version: 0.1.0
+version: 0.2.0
 license: MIT
 required_open_webui_version: 0.12.4
 description: Every tool of a widget-mcp server for any tool-calling model, with status, citations and playable widgets.
 """
 
-# One Open WebUI Tool file, installable as it is (Workspace → Tools → import, or POST /api/v1/tools/create). It
-# runs inside Open WebUI's process with Open WebUI's own dependencies (httpx, pydantic, fastapi) and nothing else.
+# One Open WebUI plugin file, installable as it is, two ways:
+# - as a Tool (Workspace → Tools → import, or POST /api/v1/tools/create): Open WebUI loads `Tools`, offers the
+#   server's tools to whichever model the chat uses and writes the message itself;
+# - as a Function (Admin Panel → Functions → import, or POST /api/v1/functions/create): Open WebUI loads `Pipe`, a
+#   model of its own that wraps the model named in its MODEL_ID valve, runs the tool calls and writes the message:
+#   the steps in one collapsed "Execution Steps (N tools)" block, then the answer.
+# It runs inside Open WebUI's process with Open WebUI's own dependencies (httpx, pydantic, fastapi) and nothing else.
 #
-# - Discovery: the server's `tools/list` becomes this toolkit's functions, each named as the MCP tool and taking
-#   its input schema, so nothing here is written per tool. Open WebUI computes the specs when the tool is saved:
-#   after the server's tool list changes, save the tool again.
+# - Discovery: the server's `tools/list` becomes the functions offered, each named as the MCP tool and taking its
+#   input schema, so nothing here is written per tool. Open WebUI computes a Tool's specs when the tool is saved:
+#   after the server's tool list changes, save the tool again (the Pipe reads the list on every chat turn).
 # - Events (the typed-event mapping): a status while a tool runs, a citation with the result (a preview of at most
 #   500 characters, the full result in its metadata), a final status; an error result is a failed tool call whose
 #   sentence the model and the user read.
-# - Widgets: a result with a template (`_meta.ui.resourceUri`) is returned as an inline embed. The embed is a
-#   small MCP Apps host: it hands the widget its tool input and result, and forwards the widget's own `tools/call`
-#   to the server with a short-lived token that names the user and opens only the tools a widget may call. No
-#   Open WebUI credential ever reaches the embed.
+# - Widgets: a result with a template (`_meta.ui.resourceUri`) is shown as an inline embed. The embed is a small
+#   MCP Apps host: it hands the widget its tool input and result, and forwards the widget's own `tools/call` to the
+#   server with a short-lived token that names the user and opens only the tools a widget may call. No Open WebUI
+#   credential ever reaches the embed.
 # - Identity: with HOST_TOKEN_SECRET (the same secret as the server's), every call carries a token signed for the
 #   Open WebUI user (`__user__["id"]`), so each user has their own games and forms and no user can act as another.
+#   With sign-in on at the server, each user's ACCESS_TOKEN (a user valve) is sent instead.
 
 from __future__ import annotations
 
@@ -34,6 +40,7 @@ import json
 import re
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -44,11 +51,20 @@ from pydantic_core import core_schema
 PROTOCOL_VERSION = "2025-11-25"
 TOKEN_HEADER = "x-widget-mcp-user"  # noqa: S105 - a header's name, not a secret
 PREVIEW_CHARS = 500
+STEP_PREVIEW_CHARS = 200
 DISCOVERY_TIMEOUT = 10.0
 RETRY_DISCOVERY_AFTER = 30.0
 # What Open WebUI passes to a tool function by name, besides the model's arguments.
 RESERVED = ("__user__", "__event_emitter__")
 Emitter = Callable[[dict[str, Any]], Awaitable[Any]]
+UNSIGNED_NOTE = (
+    "Moves made here need the server's host token: ask the administrator to set HOST_TOKEN_SECRET on the server "
+    "and in this tool's settings. You can still ask the model to play."
+)
+SIGNED_IN_NOTE = (
+    "With sign-in on, a widget in Open WebUI cannot call the server itself (it would need your access token in "
+    "the chat's page): ask the model to make the move instead."
+)
 
 
 class McpFailure(Exception):
@@ -60,35 +76,147 @@ class McpFailure(Exception):
         self.sentence = sentence
 
 
-class Tools:
-    class Valves(BaseModel):
-        MCP_URL: str = Field(
-            default="http://127.0.0.1:8000/mcp",
-            description="The widget-mcp server's MCP endpoint, as Open WebUI's server reaches it.",
-        )
-        BROWSER_MCP_URL: str = Field(
-            default="",
-            description="The same endpoint as your users' browsers reach it, for the widgets' own calls "
-            "(empty: MCP_URL).",
-        )
-        HOST_TOKEN_SECRET: str = Field(
-            default="",
-            description="The server's HOST_TOKEN_SECRET: each call then names its Open WebUI user (own games and "
-            "forms), and widgets can call the server from Open WebUI's sandboxed frame. Empty: no identity, "
-            "and widgets only display.",
-        )
-        WIDGET_TOKEN_HOURS: int = Field(
-            default=12, ge=1, le=168, description="How long a widget in a chat stays playable."
-        )
-        SHOW_TOOL_CITATIONS: bool = Field(default=True, description="Show each tool result as a citation.")
-        SHOW_STATUS: bool = Field(default=True, description="Show a status while a tool runs, and when it ends.")
-        REQUEST_TIMEOUT: int = Field(default=300, ge=1, le=3600, description="Seconds to wait for one call.")
+class ServerValves(BaseModel):
+    """What both forms share: where the server is, the identity secret, and what is shown."""
 
-    class UserValves(BaseModel):
-        ACCESS_TOKEN: str = Field(
-            default="",
-            description="When the server has sign-in on: an OAuth access token for it (sent as Bearer).",
+    MCP_URL: str = Field(
+        default="http://127.0.0.1:8000/mcp",
+        description="The widget-mcp server's MCP endpoint, as Open WebUI's server reaches it.",
+    )
+    BROWSER_MCP_URL: str = Field(
+        default="",
+        description="The same endpoint as your users' browsers reach it, for the widgets' own calls (empty: MCP_URL).",
+    )
+    HOST_TOKEN_SECRET: str = Field(
+        default="",
+        description="The server's HOST_TOKEN_SECRET: each call then names its Open WebUI user (own games and "
+        "forms), and widgets can call the server from Open WebUI's sandboxed frame. Empty: no identity, "
+        "and widgets only display.",
+    )
+    WIDGET_TOKEN_HOURS: int = Field(default=12, ge=1, le=168, description="How long a widget in a chat stays playable.")
+    SHOW_TOOL_CITATIONS: bool = Field(default=True, description="Show each tool result as a citation.")
+    SHOW_STATUS: bool = Field(default=True, description="Show a status while a tool runs, and when it ends.")
+    REQUEST_TIMEOUT: int = Field(default=300, ge=1, le=3600, description="Seconds to wait for one call.")
+
+
+class UserValves(BaseModel):
+    ACCESS_TOKEN: str = Field(
+        default="",
+        description="When the server has sign-in on: an OAuth access token for it (sent as Bearer).",
+    )
+
+
+@dataclass
+class Outcome:
+    """One tool call as both forms show it: the result (None when no result came), what the model reads, the
+    sentence of a failure, and the widget's embed page when the result has one."""
+
+    name: str
+    result: dict[str, Any] | None
+    for_model: dict[str, Any]
+    failure: str | None = None
+    embed: str | None = None
+
+
+class ServerCalls:
+    """Calls to the server for one Open WebUI user, with the events they show."""
+
+    def __init__(self) -> None:
+        self._templates: dict[str, dict[str, Any]] = {}  # template URIs are content-hashed: a cached one never changes
+
+    async def call(
+        self,
+        valves: ServerValves,
+        catalog: dict[str, dict[str, Any]],
+        tool: dict[str, Any],
+        arguments: dict[str, Any],
+        user: dict[str, Any] | None,
+        emit: Emitter | None,
+    ) -> Outcome:
+        name = tool["name"]
+        meta = tool.get("_meta") or {}
+        events = _Events(emit, valves.SHOW_STATUS, valves.SHOW_TOOL_CITATIONS)
+        await events.status(meta.get("openai/toolInvocation/invoking") or f"Running {name}…", done=False)
+        call = {"name": name, "arguments": arguments}
+        try:
+            headers = _headers(valves, user, "call")
+            result = await _request(valves.MCP_URL, "tools/call", call, headers, valves.REQUEST_TIMEOUT)
+        except (McpFailure, httpx.HTTPError) as exc:
+            failure = exc if isinstance(exc, McpFailure) else _transport_failure(exc, valves.MCP_URL)
+            await events.status(f"{name} failed: {failure.sentence}", done=True)
+            return Outcome(name, None, {"error": failure.sentence, "code": failure.code}, failure.sentence)
+        await events.citation(name, _result_text(result), result)
+        if result.get("isError"):
+            error = (result.get("_meta") or {}).get("error") or {}
+            sentence = _content_text(result) or str(error.get("message") or "The tool failed.")
+            await events.status(f"{name} failed: {sentence}", done=True)
+            return Outcome(name, result, {"error": sentence, "code": error.get("code", "tool_error")}, sentence)
+        await events.status(meta.get("openai/toolInvocation/invoked") or f"{name} done", done=True)
+        context = {"content": _content_text(result), "structuredContent": result.get("structuredContent")}
+        outcome = Outcome(name, result, context)
+        uri = (meta.get("ui") or {}).get("resourceUri") or meta.get("openai/outputTemplate")
+        if not uri:
+            return outcome
+        try:
+            template = await self._template(valves, uri, user)
+        except (McpFailure, httpx.HTTPError):
+            return outcome  # the model still has the result; the widget is a bonus
+        token, note = _widget_token(valves, user)
+        outcome.embed = _embed_page(
+            template,
+            tool_name=name,
+            tool_input=arguments,
+            tool_result=result,
+            mcp_url=valves.BROWSER_MCP_URL or valves.MCP_URL,
+            token=token,
+            no_token_note=note,
+            widget_tools=sorted(
+                n for n, t in catalog.items() if (t.get("_meta") or {}).get("openai/widgetAccessible") is True
+            ),
         )
+        return outcome
+
+    async def _template(self, valves: ServerValves, uri: str, user: dict[str, Any] | None) -> dict[str, Any]:
+        if uri not in self._templates:
+            read = await _request(valves.MCP_URL, "resources/read", {"uri": uri}, _headers(valves, user, None), 30)
+            contents = read.get("contents") or []
+            if not contents or not isinstance(contents[0].get("text"), str):
+                raise McpFailure("template_missing", f"The server has no template {uri}.")
+            self._templates[uri] = contents[0]
+        return self._templates[uri]
+
+
+def _access_token(user: dict[str, Any] | None) -> str:
+    return str(getattr((user or {}).get("valves"), "ACCESS_TOKEN", "") or "")
+
+
+def _headers(valves: ServerValves, user: dict[str, Any] | None, scope: str | None) -> dict[str, str]:
+    headers: dict[str, str] = {}
+    access = _access_token(user)
+    if access:
+        headers["authorization"] = f"Bearer {access}"
+    elif scope and valves.HOST_TOKEN_SECRET and user and user.get("id"):
+        lifetime = max(valves.REQUEST_TIMEOUT, 60) + 60
+        headers[TOKEN_HEADER] = _sign(valves.HOST_TOKEN_SECRET, str(user["id"]), scope, lifetime)
+    return headers
+
+
+def _widget_token(valves: ServerValves, user: dict[str, Any] | None) -> tuple[str, str]:
+    """The token the widget's own calls carry, or why it has none (said in the embed when the widget calls)."""
+    if _access_token(user):
+        return "", SIGNED_IN_NOTE
+    if not (valves.HOST_TOKEN_SECRET and user and user.get("id")):
+        return "", UNSIGNED_NOTE
+    lifetime = valves.WIDGET_TOKEN_HOURS * 3600
+    return _sign(valves.HOST_TOKEN_SECRET, str(user["id"]), "widget", lifetime), ""
+
+
+class Tools:
+    class Valves(ServerValves):
+        pass
+
+    class UserValves(UserValves):
+        pass
 
     def __init__(self) -> None:
         self.valves = self.Valves(**_saved_valves(self.Valves))
@@ -96,7 +224,7 @@ class Tools:
         self._catalog: dict[str, dict[str, Any]] = {}  # every tool the server lists
         self._functions: dict[str, Callable[..., Awaitable[Any]]] = {}
         self._discovered_at = 0.0
-        self._templates: dict[str, dict[str, Any]] = {}
+        self._calls = ServerCalls()
         self._discover()
 
     # --- discovery: the server's tools as this toolkit's functions ---
@@ -150,88 +278,153 @@ class Tools:
         call_tool.__signature__ = inspect.Signature(parameters, __validate_parameters__=False)  # type: ignore[attr-defined]
         return call_tool
 
-    # --- one call ---
+    async def _run(
+        self, tool: dict[str, Any], arguments: dict[str, Any], user: dict[str, Any] | None, emit: Emitter | None
+    ) -> Any:
+        outcome = await self._calls.call(self.valves, self._catalog, tool, arguments, user, emit)
+        if outcome.embed is None:
+            return outcome.for_model
+        return HTMLResponse(outcome.embed, headers={"Content-Disposition": "inline"}), outcome.for_model
+
+
+class Pipe:
+    """A model of its own that wraps MODEL_ID: it offers the server's tools to that model, runs its tool calls,
+    and writes the message itself: every step (the model's words between tools, each tool with a 200-character
+    preview, HTML-escaped) in one collapsed "Execution Steps (N tools)" block, then the answer.
+    Statuses and citations show each tool while it runs; widgets are embedded under the message."""
+
+    class Valves(ServerValves):
+        MODEL_ID: str = Field(
+            default="",
+            description="The Open WebUI model this pipe wraps (its id, as in the model selector); it must call tools "
+            "natively.",
+        )
+        MAX_TOOL_ROUNDS: int = Field(
+            default=8, ge=1, le=50, description="At most this many rounds of tool calls per answer."
+        )
+
+    class UserValves(UserValves):
+        pass
+
+    def __init__(self) -> None:
+        self.valves = self.Valves()
+        self._calls = ServerCalls()
+
+    async def pipe(
+        self,
+        body: dict[str, Any],
+        __user__: dict[str, Any] | None = None,
+        __event_emitter__: Emitter | None = None,
+        __request__: Any = None,
+    ) -> str:
+        valves = self.valves
+        if not valves.MODEL_ID or body.get("model") == valves.MODEL_ID:
+            return "Set this pipe's MODEL_ID valve to the model it should wrap (a model that calls tools)."
+        try:
+            catalog = {t["name"]: t for t in await _list_tools_async(valves.MCP_URL)}
+        except (McpFailure, httpx.HTTPError) as exc:
+            failure = exc if isinstance(exc, McpFailure) else _transport_failure(exc, valves.MCP_URL)
+            return failure.sentence
+        offered = [_function_spec(t) for t in catalog.values() if _offered_to_model(t)]
+        messages: list[dict[str, Any]] = [dict(m) for m in body.get("messages") or []]
+        steps: list[str] = []
+        calls_made = 0
+        for round_number in range(valves.MAX_TOOL_ROUNDS + 1):
+            tools = offered if round_number < valves.MAX_TOOL_ROUNDS else []
+            reply = await _ask_model(__request__, __user__, valves.MODEL_ID, messages, tools)
+            calls = reply.get("tool_calls") or []
+            if not calls:
+                return _steps_block(steps, calls_made) + str(reply.get("content") or "")
+            if reply.get("content"):
+                steps.append(f"**🤖 AI:** {_escaped(str(reply['content']))}")
+            messages.append({"role": "assistant", "content": reply.get("content") or "", "tool_calls": calls})
+            for call in calls:
+                outcome = await self._run(catalog, call, __user__, __event_emitter__)
+                calls_made += 1
+                steps.append(f"**🔧 {_escaped(outcome.name)}:** {_step_preview(outcome)}")
+                if outcome.embed and __event_emitter__:
+                    await __event_emitter__({"type": "embeds", "data": {"embeds": [outcome.embed]}})
+                content = json.dumps(outcome.for_model, ensure_ascii=False)
+                messages.append({"role": "tool", "tool_call_id": call.get("id", ""), "content": content})
+        return _steps_block(steps, calls_made)  # not reached: the last round offers no tools
 
     async def _run(
         self,
-        tool: dict[str, Any],
-        arguments: dict[str, Any],
+        catalog: dict[str, dict[str, Any]],
+        call: dict[str, Any],
         user: dict[str, Any] | None,
         emit: Emitter | None,
-    ) -> Any:
-        name = tool["name"]
-        meta = tool.get("_meta") or {}
-        valves = self.valves
-        events = _Events(emit, valves.SHOW_STATUS, valves.SHOW_TOOL_CITATIONS)
-        await events.status(meta.get("openai/toolInvocation/invoking") or f"Running {name}…", done=False)
+    ) -> Outcome:
+        function = call.get("function") or {}
+        name = str(function.get("name") or "")
+        tool = catalog.get(name)
+        if tool is None or not _offered_to_model(tool):
+            sentence = f"There is no tool {name!r}."
+            return Outcome(name, None, {"error": sentence, "code": "unknown_tool"}, sentence)
         try:
-            result = await _request(
-                valves.MCP_URL,
-                "tools/call",
-                {"name": name, "arguments": arguments},
-                self._headers(user, "call"),
-                valves.REQUEST_TIMEOUT,
-            )
-        except (McpFailure, httpx.HTTPError) as exc:
-            failure = exc if isinstance(exc, McpFailure) else _transport_failure(exc, valves.MCP_URL)
-            await events.status(f"{name} failed: {failure.sentence}", done=True)
-            return {"error": failure.sentence, "code": failure.code}
-        text = _result_text(result)
-        await events.citation(name, text, result)
-        if result.get("isError"):
-            error = (result.get("_meta") or {}).get("error") or {}
-            sentence = _content_text(result) or str(error.get("message") or "The tool failed.")
-            await events.status(f"{name} failed: {sentence}", done=True)
-            return {"error": sentence, "code": error.get("code", "tool_error")}
-        await events.status(meta.get("openai/toolInvocation/invoked") or f"{name} done", done=True)
-        context = {"content": _content_text(result), "structuredContent": result.get("structuredContent")}
-        uri = (meta.get("ui") or {}).get("resourceUri") or meta.get("openai/outputTemplate")
-        if not uri:
-            return context
-        try:
-            template = await self._template(uri, user)
-        except (McpFailure, httpx.HTTPError):
-            return context  # the model still has the result; the widget is a bonus
-        page = _embed_page(
-            template,
-            tool_name=name,
-            tool_input=arguments,
-            tool_result=result,
-            mcp_url=valves.BROWSER_MCP_URL or valves.MCP_URL,
-            token=self._widget_token(user),
-            widget_tools=sorted(
-                n for n, t in self._catalog.items() if (t.get("_meta") or {}).get("openai/widgetAccessible") is True
-            ),
-        )
-        return HTMLResponse(page, headers={"Content-Disposition": "inline"}), context
+            arguments = json.loads(function.get("arguments") or "{}")
+        except ValueError:
+            arguments = None
+        if not isinstance(arguments, dict):
+            sentence = f"The arguments for {name} are not a JSON object."
+            return Outcome(name, None, {"error": sentence, "code": "invalid_arguments"}, sentence)
+        return await self._calls.call(self.valves, catalog, tool, arguments, user, emit)
 
-    async def _template(self, uri: str, user: dict[str, Any] | None) -> dict[str, Any]:
-        if uri not in self._templates:  # template URIs are content-hashed: a cached one never changes
-            read = await _request(self.valves.MCP_URL, "resources/read", {"uri": uri}, self._headers(user, None), 30)
-            contents = read.get("contents") or []
-            if not contents or not isinstance(contents[0].get("text"), str):
-                raise McpFailure("template_missing", f"The server has no template {uri}.")
-            self._templates[uri] = contents[0]
-        return self._templates[uri]
 
-    def _headers(self, user: dict[str, Any] | None, scope: str | None) -> dict[str, str]:
-        headers: dict[str, str] = {}
-        access = getattr((user or {}).get("valves"), "ACCESS_TOKEN", "")
-        if access:
-            headers["authorization"] = f"Bearer {access}"
-        elif scope and self.valves.HOST_TOKEN_SECRET and user and user.get("id"):
-            lifetime = max(self.valves.REQUEST_TIMEOUT, 60) + 60
-            headers[TOKEN_HEADER] = _sign(self.valves.HOST_TOKEN_SECRET, str(user["id"]), scope, lifetime)
-        return headers
+async def _ask_model(
+    request: Any, user: dict[str, Any] | None, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """One answer of the wrapped model, through Open WebUI (its connections, keys and access rules)."""
+    from open_webui.models.users import Users
+    from open_webui.utils.chat import generate_chat_completion
 
-    def _widget_token(self, user: dict[str, Any] | None) -> str:
-        if not (self.valves.HOST_TOKEN_SECRET and user and user.get("id")):
-            return ""
-        return _sign(self.valves.HOST_TOKEN_SECRET, str(user["id"]), "widget", self.valves.WIDGET_TOKEN_HOURS * 3600)
+    account = await Users.get_user_by_id(str((user or {}).get("id") or ""))
+    form: dict[str, Any] = {"model": model, "messages": messages, "stream": False}
+    if tools:
+        form["tools"] = tools
+    answer = await generate_chat_completion(request, form, user=account)
+    if not isinstance(answer, dict):  # an upstream error comes back as a response
+        body = getattr(answer, "body", b"")
+        raise McpFailure("model_failed", f"The model {model} failed: {body.decode('utf-8', 'replace')[:300]}")
+    choices = answer.get("choices") or [{}]
+    message = choices[0].get("message") or {}
+    return message if isinstance(message, dict) else {}
+
+
+def _function_spec(tool: dict[str, Any]) -> dict[str, Any]:
+    schema = _inline_refs(tool.get("inputSchema") or {"type": "object", "properties": {}})
+    description = tool.get("description") or tool.get("title") or tool["name"]
+    return {"type": "function", "function": {"name": tool["name"], "description": description, "parameters": schema}}
+
+
+def _escaped(text: str) -> str:
+    """Text that stays text in Open WebUI's markdown: on one line, HTML escaped (it cannot open or close an
+    element, the steps block included), and the marks of markdown's links, images, code, tables and bold escaped."""
+    flat = " ".join(text.split())
+    return re.sub(r"([\\`*\[\]|~])", r"\\\1", html.escape(flat, quote=True))
+
+
+def _step_preview(outcome: Outcome) -> str:
+    """A step's preview: the result's text, at most 200 characters then "...", or "✓ completed" when empty."""
+    if outcome.failure is not None:
+        return "✗ " + _escaped(_truncated(outcome.failure))
+    return _escaped(_truncated(" ".join(_result_text(outcome.result or {}).split())))
+
+
+def _truncated(text: str) -> str:
+    return text if len(text) <= STEP_PREVIEW_CHARS else text[:STEP_PREVIEW_CHARS] + "..."
+
+
+def _steps_block(steps: list[str], tools: int) -> str:
+    if not steps:
+        return ""
+    header = f"🔍 Execution Steps ({tools} {'tool' if tools == 1 else 'tools'})"
+    return f"<details>\n<summary>{header}</summary>\n\n" + "\n\n".join(steps) + "\n\n</details>\n\n"
 
 
 class _Events:
-    """Seed 003's typed events as Open WebUI events: status, citation (`source`), final status."""
+    """The typed events as Open WebUI events: tool_start a status, tool_end a citation (`source`), then a final
+    status."""
 
     def __init__(self, emit: Emitter | None, show_status: bool, show_citations: bool) -> None:
         self._emit = emit
@@ -312,8 +505,9 @@ def _answer(response: httpx.Response, request_id: int) -> dict[str, Any]:
             if isinstance(message.get("error"), dict):
                 error = message["error"]
                 raise McpFailure(str(error.get("code")), _refusal_sentence(response.status_code, error))
-            if isinstance(message.get("result"), dict):
-                return message["result"]
+            result = message.get("result")
+            if isinstance(result, dict):
+                return result
     if response.status_code >= 400:
         raise McpFailure(f"http_{response.status_code}", f"The MCP server answered HTTP {response.status_code}.")
     raise McpFailure("bad_answer", "The MCP server's answer was not a JSON-RPC result.")
@@ -321,10 +515,16 @@ def _answer(response: httpx.Response, request_id: int) -> dict[str, Any]:
 
 def _refusal_sentence(status: int, error: dict[str, Any]) -> str:
     message = str(error.get("message") or "the request was refused")
-    if status == 401 and "sign-in" not in message.lower():
+    host_token = "host token" in message.lower()
+    if status == 401 and (not host_token or "sign-in is on" in message.lower()):
         return (
-            f"The MCP server asks for sign-in ({message}). Set your access token in this tool's user settings "
-            "(ACCESS_TOKEN), or ask the administrator to set HOST_TOKEN_SECRET on both sides."
+            f"The MCP server has sign-in on ({message}): set your access token for it in this tool's user "
+            "settings (ACCESS_TOKEN)."
+        )
+    if status == 401:
+        return (
+            f"The MCP server refused this tool's host token ({message}): ask the administrator to set the same "
+            "HOST_TOKEN_SECRET on the server and in this tool's settings."
         )
     return f"The MCP server refused the call: {message}"
 
@@ -336,6 +536,21 @@ def _list_tools(url: str) -> list[dict[str, Any]]:
         for _page in range(50):
             body = _body("tools/list", params)
             answer = _answer(client.post(url, json=body, headers=_http_headers({})), body["id"])
+            tools.extend(t for t in answer.get("tools") or [] if isinstance(t, dict) and isinstance(t.get("name"), str))
+            cursor = answer.get("nextCursor")
+            if not cursor:
+                return tools
+            params = {"cursor": cursor}
+    return tools
+
+
+async def _list_tools_async(url: str) -> list[dict[str, Any]]:
+    async with httpx.AsyncClient(timeout=DISCOVERY_TIMEOUT) as client:
+        tools: list[dict[str, Any]] = []
+        params: dict[str, Any] | None = None
+        for _page in range(50):
+            body = _body("tools/list", params)
+            answer = _answer(await client.post(url, json=body, headers=_http_headers({})), body["id"])
             tools.extend(t for t in answer.get("tools") or [] if isinstance(t, dict) and isinstance(t.get("name"), str))
             cursor = answer.get("nextCursor")
             if not cursor:
@@ -381,7 +596,7 @@ def _schema_type(label: str, schema: dict[str, Any]) -> type:
         return core_schema.any_schema()
 
     def json_schema(cls: type, core: Any, handler: Any) -> dict[str, Any]:
-        return json.loads(json.dumps(frozen))
+        return dict(json.loads(json.dumps(frozen)))
 
     hooks = {
         "__get_pydantic_core_schema__": classmethod(core),
@@ -408,7 +623,7 @@ def _inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
             return [walk(v, depth + 1) for v in node]
         return node
 
-    return walk(schema, 0)
+    return dict(walk(schema, 0))
 
 
 def _content_text(result: dict[str, Any]) -> str:
@@ -491,6 +706,7 @@ def _embed_page(
     tool_result: dict[str, Any],
     mcp_url: str,
     token: str,
+    no_token_note: str,
     widget_tools: list[str],
 ) -> str:
     script_hash = "sha256-" + base64.b64encode(hashlib.sha256(_SUBMIT_SCRIPT.encode()).digest()).decode()
@@ -504,6 +720,7 @@ def _embed_page(
         "toolResult": tool_result,
         "mcpUrl": mcp_url,
         "token": token,
+        "noTokenNote": no_token_note,
         "widgetTools": widget_tools,
         "prefersBorder": bool(((template.get("_meta") or {}).get("ui") or {}).get("prefersBorder")),
     }
@@ -550,8 +767,7 @@ _HOST_PAGE = """<!doctype html>
       return Promise.resolve(errorResult("not_allowed", "This widget may not call " + name + "."));
     }
     if (!config.token) {
-      var text = "Moves made here need the server's host token: ask the administrator to set HOST_TOKEN_SECRET " +
-        "on the server and in this tool's settings. You can still ask the model to play.";
+      var text = config.noTokenNote;
       note.textContent = text;
       return Promise.resolve(errorResult("identity_required", text));
     }

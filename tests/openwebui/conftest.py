@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import httpx
 import pytest
-from openwebui_client import Account, OpenWebUIClient, add_user, sign_up
+from openwebui_client import PIPE_ID, Account, OpenWebUIClient, add_user, sign_up
 from openwebui_server import OpenWebUI, OpenWebUIMissing, open_webui
 from playwright.sync_api import Browser, Playwright, sync_playwright
 from scripted_model import MODEL_ID, ScriptedModel, scripted_model
@@ -97,6 +97,16 @@ def admin(openwebui: OpenWebUI, admin_account: Account, server: Server) -> Itera
     client = OpenWebUIClient(openwebui.base, admin_account, MODEL_ID)
     client.install_tool({"MCP_URL": server.mcp, "HOST_TOKEN_SECRET": server.secret})
     client.update_tool()
+    yield client
+    client.close()
+
+
+@pytest.fixture(scope="session")
+def piped(openwebui: OpenWebUI, admin: OpenWebUIClient, server: Server) -> Iterator[OpenWebUIClient]:
+    """The admin chatting with the same file installed as a Pipe (a model of its own wrapping the scripted one),
+    with no Tool turned on in the chat."""
+    admin.install_pipe({"MODEL_ID": MODEL_ID, "MCP_URL": server.mcp, "HOST_TOKEN_SECRET": server.secret})
+    client = OpenWebUIClient(openwebui.base, admin.account, PIPE_ID, tool_ids=())
     yield client
     client.close()
 

@@ -18,6 +18,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 INTEGRATION = ROOT / "integrations" / "openwebui" / "widget_mcp.py"
 TOOL_ID = "widget_mcp"
+PIPE_ID = "widget_mcp_pipe"
 PUBLIC_READ = [{"principal_type": "user", "principal_id": "*", "permission": "read"}]
 
 
@@ -31,10 +32,11 @@ class Account:
 
 
 class OpenWebUIClient:
-    def __init__(self, base: str, account: Account, model: str) -> None:
+    def __init__(self, base: str, account: Account, model: str, tool_ids: tuple[str, ...] = (TOOL_ID,)) -> None:
         self.base = base
         self.account = account
         self.model = model
+        self.tool_ids = list(tool_ids)
         self.http = httpx.Client(base_url=base, timeout=120.0, headers={"Authorization": f"Bearer {account.token}"})
 
     def close(self) -> None:
@@ -76,6 +78,26 @@ class OpenWebUIClient:
     def set_user_valves(self, valves: dict[str, Any]) -> None:
         self._ok(self.http.post(f"/api/v1/tools/id/{TOOL_ID}/valves/user/update", json=valves))
 
+    def install_pipe(self, valves: dict[str, Any]) -> dict[str, Any]:
+        """The same file as a Function (Admin Panel → Functions → import), turned on, with its valves: Open WebUI
+        then lists it as a model of its own, named by the function's id."""
+        form = {
+            "id": PIPE_ID,
+            "name": "widget-mcp pipe",
+            "content": INTEGRATION.read_text(),
+            "meta": {"description": "widget-mcp tools, steps in one block"},
+        }
+        created = self._ok(self.http.post("/api/v1/functions/create", json=form))
+        if not self._ok(self.http.get(f"/api/v1/functions/id/{PIPE_ID}"))["is_active"]:
+            self._ok(self.http.post(f"/api/v1/functions/id/{PIPE_ID}/toggle"))
+        self._ok(self.http.post(f"/api/v1/functions/id/{PIPE_ID}/valves/update", json=valves))
+        # Open WebUI keeps its model list until asked for it again, as its page does after a function is saved.
+        assert PIPE_ID in self.models(), "the pipe is listed as a model"
+        return dict(created)
+
+    def models(self) -> list[str]:
+        return [m["id"] for m in self._ok(self.http.get("/api/models"))["data"]]
+
     # --- chats ---
 
     def chat(self, text: str, chat_id: str | None = None, parent_id: str | None = None) -> Chat:
@@ -95,7 +117,7 @@ class OpenWebUIClient:
             "model": self.model,
             "messages": [{"role": "user", "content": text}],
             "params": {"function_calling": "native"},
-            "tool_ids": [TOOL_ID],
+            "tool_ids": self.tool_ids,
             "id": assistant_id,
             "parent_id": parent_id,
             "user_message": user_message,

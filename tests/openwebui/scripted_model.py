@@ -2,8 +2,9 @@
 
 The user's message is the script. Each line `call <tool> <json arguments>` becomes one native tool call, to the
 offered function whose name ends with `<tool>` (so the test names MCP tools, never the prefix the host gives
-them). Once the last message is a tool result, the model answers in words, quoting every tool result it was
-given, so a test can read what the model saw. Every request is kept for the test to inspect.
+them); each line `say <text>` is words the model writes beside those calls. Once the last message is a tool
+result, the model answers in words, quoting every tool result it was given, so a test can read what the model saw.
+Every request is kept for the test to inspect.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 MODEL_ID = "scripted"
 CALL = "call "
+SAY = "say "
 
 
 @dataclass
@@ -51,8 +53,10 @@ def reply_for(request: dict[str, Any]) -> dict[str, Any]:
     last = messages[-1] if messages else {}
     if last.get("role") == "user":
         offered = [t["function"]["name"] for t in request.get("tools") or []]
-        calls = []
+        calls, words = [], []
         for number, line in enumerate(_text(last.get("content")).splitlines()):
+            if line.startswith(SAY):
+                words.append(line[len(SAY) :])
             if not line.startswith(CALL):
                 continue
             tool, _, arguments = line[len(CALL) :].partition(" ")
@@ -67,7 +71,7 @@ def reply_for(request: dict[str, Any]) -> dict[str, Any]:
                 }
             )
         if calls:
-            return {"role": "assistant", "content": None, "tool_calls": calls}
+            return {"role": "assistant", "content": " ".join(words) or None, "tool_calls": calls}
         return {"role": "assistant", "content": "Nothing to call."}
     results = []
     for message in reversed(messages):
@@ -82,7 +86,8 @@ def _chunks(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
     base = {"id": "chatcmpl-scripted", "object": "chat.completion.chunk", "created": 0, "model": MODEL_ID}
     if message.get("tool_calls"):
         calls = [{"index": i, **call} for i, call in enumerate(message["tool_calls"])]
-        yield {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": calls}}]}
+        delta = {"role": "assistant", "content": message.get("content"), "tool_calls": calls}
+        yield {**base, "choices": [{"index": 0, "delta": delta}]}
         finish = "tool_calls"
     else:
         delta = {"role": "assistant", "content": message.get("content") or ""}
