@@ -142,3 +142,23 @@ def test_an_error_message_writes_out_only_the_start_of_the_value_it_names(
     schema = {"type": "object", "properties": {"a": {keyword: value}}}
 
     assert field_errors(schema, {"a": answer}) == {"a": message}
+
+
+def test_a_form_holding_more_subschemas_than_a_form_may_is_too_complex_in_one_step_or_across_its_steps() -> None:
+    # The meta-schema check costs about 0.2 ms per subschema under 2020-12, and no step counter runs there:
+    # 6,500 `true`s fit in 32 KB, and five such steps took 6 s to ask.
+    from widget_mcp.apps.forms.domain.schema import MAX_SCHEMA_OBJECTS
+
+    def step(objects: int) -> dict[str, Any]:
+        return {"type": "object", "properties": {"a": {"anyOf": [True] * (objects - 3)}}}  # root, properties, a
+
+    FormSession.ask("f", step(MAX_SCHEMA_OBJECTS))
+    with pytest.raises(TooComplex, match="subschemas"):
+        FormSession.ask("f", step(MAX_SCHEMA_OBJECTS + 1))
+    per_step = MAX_SCHEMA_OBJECTS // 4
+    chain = None
+    for _ in range(3):
+        chain = {"schema": step(per_step), **({"next": chain} if chain else {})}
+    FormSession.ask("f", step(per_step), metadata={"next": chain})
+    with pytest.raises(TooComplex, match="subschemas"):
+        FormSession.ask("f", step(per_step), metadata={"next": {"schema": step(per_step), "next": chain}})

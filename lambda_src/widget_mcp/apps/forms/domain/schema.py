@@ -12,7 +12,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from widget_mcp.apps.forms.domain.complexity import read_schema
-from widget_mcp.apps.forms.domain.errors import InvalidSchema
+from widget_mcp.apps.forms.domain.errors import InvalidSchema, TooComplex
 from widget_mcp.apps.forms.domain.limits import FormLimits
 from widget_mcp.apps.forms.domain.patterns import pattern_problem, schema_problem
 
@@ -23,6 +23,10 @@ MAX_SCHEMA_BYTES = 32 * 1024
 MAX_UI_SCHEMA_BYTES = 16 * 1024
 MAX_DEPTH = 12
 MAX_PROPERTIES = 100
+# No step counter runs in the meta-schema check, which costs about 0.2 ms per subschema under 2020-12 (jsonschema
+# resolves its $dynamicRefs for each): a form, all its steps together, holds at most this many objects and
+# booleans (any of them may be a subschema), about 0.4 s of checking.
+MAX_SCHEMA_OBJECTS = 2_000
 # A schema names its dialect in `$schema`; these are the ones we accept (the form widget's validator speaks both).
 DIALECTS = ("http://json-schema.org/draft-07/schema", "https://json-schema.org/draft/2020-12/schema")
 
@@ -48,6 +52,20 @@ def _depth(value: object) -> int:
     return 0
 
 
+def _objects(value: object) -> int:
+    """How many objects and booleans `value` holds, itself included."""
+    count, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (dict, bool)):
+            count += 1
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return count
+
+
 def _size(value: object) -> int:
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
 
@@ -63,9 +81,12 @@ def _meta_formats() -> FormatChecker:
     return checker
 
 
-def check_form_schema(schema: dict[str, Any], limits: FormLimits | None = None) -> None:
+def check_form_schema(
+    schema: dict[str, Any], limits: FormLimits | None = None, objects_left: int = MAX_SCHEMA_OBJECTS
+) -> int:
     """Raise InvalidSchema naming the problem, or TooComplex when one value could take more evaluation steps to
-    check than `limits` allow."""
+    check than `limits` allow or the schema holds more than `objects_left` objects (what the form's earlier steps
+    left of MAX_SCHEMA_OBJECTS). Returns how many it holds."""
     # jsonschema costs ~0.1 s of import: paid by the first form, not by every cold start.
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
@@ -75,6 +96,14 @@ def check_form_schema(schema: dict[str, Any], limits: FormLimits | None = None) 
         raise InvalidSchema(f"Invalid JSON schema. It is larger than {MAX_SCHEMA_BYTES // 1024} KB.", schema)
     if _depth(schema) > MAX_DEPTH:
         raise InvalidSchema(f"Invalid JSON schema. It nests deeper than {MAX_DEPTH} levels.", schema)
+    objects = _objects(schema)
+    if objects > objects_left:
+        raise TooComplex(
+            f"Invalid JSON schema: the form holds more than {MAX_SCHEMA_OBJECTS:,} subschemas (objects and booleans, "
+            "all its steps together), more than can be checked in time. Write a repeated part once under $defs and "
+            "refer to it with $ref.",
+            schema,
+        )
     dialect = str(schema.get("$schema", "")).rstrip("#")
     if dialect and dialect not in DIALECTS:
         raise InvalidSchema(f"Invalid JSON schema. Unsupported $schema {dialect!r}; use Draft-07 or 2020-12.", schema)
@@ -102,6 +131,7 @@ def check_form_schema(schema: dict[str, Any], limits: FormLimits | None = None) 
     # `$schema` is dropped before answers are checked (answers.py); the rest is what they are checked against.
     body = {key: value for key, value in schema.items() if key != "$schema"}
     read_schema(body, frozenset(cls.VALIDATORS), (limits or FormLimits()).value_steps)
+    return objects
 
 
 def check_ui_schema(ui_schema: dict[str, Any]) -> None:

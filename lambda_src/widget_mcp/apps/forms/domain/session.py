@@ -13,7 +13,12 @@ from typing import Any
 from widget_mcp.apps.forms.domain.answers import check_answers
 from widget_mcp.apps.forms.domain.errors import AlreadyAnswered, InvalidSchema
 from widget_mcp.apps.forms.domain.limits import FormLimits
-from widget_mcp.apps.forms.domain.schema import check_form_schema, check_ui_schema, read_json_object
+from widget_mcp.apps.forms.domain.schema import (
+    MAX_SCHEMA_OBJECTS,
+    check_form_schema,
+    check_ui_schema,
+    read_json_object,
+)
 
 MAX_STEPS = 5
 MAX_TEXT = 300
@@ -49,12 +54,15 @@ def _text(value: object, what: str) -> str | None:
     return value
 
 
-def _step(question: object, ui_schema: object, title: object, description: object, limits: FormLimits) -> FormStep:
+def _step(
+    question: object, ui_schema: object, title: object, description: object, limits: FormLimits, objects_left: int
+) -> tuple[FormStep, int]:
+    """The step, and how many of the form's schema objects it holds (check_form_schema)."""
     schema = read_json_object(question, "question")
-    check_form_schema(schema, limits)
+    objects = check_form_schema(schema, limits, objects_left)
     ui = read_json_object(ui_schema, "uiSchema") if ui_schema is not None else {}
     check_ui_schema(ui)
-    return FormStep(schema, ui, _text(title, "title"), _text(description, "description"))
+    return FormStep(schema, ui, _text(title, "title"), _text(description, "description")), objects
 
 
 @dataclass
@@ -77,7 +85,8 @@ class FormSession:
         """Check the question (and any `metadata.next` chain) and open a session; raises InvalidSchema, or
         TooComplex for a schema whose answers could not be checked within `limits`."""
         limits = limits or FormLimits()
-        steps = [_step(question, ui_schema, title, description, limits)]
+        first, objects = _step(question, ui_schema, title, description, limits, MAX_SCHEMA_OBJECTS)
+        steps = [first]
         meta = dict(metadata or {})
         following = meta.pop("next", None)
         while following is not None:
@@ -85,9 +94,16 @@ class FormSession:
                 raise InvalidSchema(f"A form has at most {MAX_STEPS} steps.", following)
             spec = read_json_object(following, "next step")
             question_of_step = spec.get("schema", spec.get("question"))
-            steps.append(
-                _step(question_of_step, spec.get("uiSchema"), spec.get("title"), spec.get("description"), limits)
+            step, held = _step(
+                question_of_step,
+                spec.get("uiSchema"),
+                spec.get("title"),
+                spec.get("description"),
+                limits,
+                MAX_SCHEMA_OBJECTS - objects,
             )
+            steps.append(step)
+            objects += held
             following = spec.get("next")
         return cls(form_id, steps, meta)
 
