@@ -56,7 +56,6 @@ class Reading:
     one value before descending (itself and everything it applies in place, in steps)."""
 
     closure: dict[int, int]
-    worst: int  # the most that checking one value may cost, at any depth
 
 
 def _pointer(root: dict[str, Any], fragment: str) -> object:
@@ -232,7 +231,6 @@ def read_schema(schema: dict[str, Any], keywords: frozenset[str], value_steps: i
         if nodes[key].unevaluated:  # jsonschema walks what the subschema applies in place to find what it evaluated
             nodes[key].weight = min(nodes[key].weight + closure[key], cap)
     entry: dict[int, int] = {id(schema): 1}
-    worst = 0
     for depth in range(MAX_ANSWER_DEPTH + 1):
         total = dict.fromkeys(order, 0)
         for key, count in entry.items():
@@ -246,7 +244,6 @@ def read_schema(schema: dict[str, Any], keywords: frozenset[str], value_steps: i
             cost += count * node.weight
             for inner in node.in_place:
                 total[inner] = min(total[inner] + count, cap)
-        worst = max(worst, cost)
         if cost > value_steps:
             where = "the top level" if depth == 0 else f"depth {depth}"
             raise TooComplex(
@@ -259,7 +256,7 @@ def read_schema(schema: dict[str, Any], keywords: frozenset[str], value_steps: i
         if not following or following == entry:
             break  # nothing deeper, or every deeper level repeats this one
         entry = following
-    return Reading(closure, worst)
+    return Reading(closure)
 
 
 def _children(nodes: dict[int, _Node], total: dict[int, int], cap: int) -> dict[int, int]:
