@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from conftest import Server
 from openwebui_client import OpenWebUIClient
-from openwebui_page import signed_in_page
+from openwebui_page import EMBED, signed_in_page
 from playwright.sync_api import Browser, Page, expect
 from scripted_model import ScriptedModel
 
@@ -91,7 +91,7 @@ def page(browser: Browser, piped: OpenWebUIClient) -> Iterator[Page]:
         yield page
 
 
-def test_in_open_webui_s_page_the_steps_are_collapsed_and_a_hostile_result_reads_as_text(
+def test_in_open_webui_s_page_the_steps_are_collapsed_a_hostile_result_reads_as_text_and_its_widget_shows(
     page: Page, piped: OpenWebUIClient
 ) -> None:
     chat = piped.chat(f"call display_demo {json.dumps({'message': HOSTILE})}")
@@ -108,3 +108,6 @@ def test_in_open_webui_s_page_the_steps_are_collapsed_and_a_hostile_result_reads
     summary.click()
     expect(step).to_contain_text('<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">')
     assert page.evaluate("() => window.pwned") is None
+    # The result's widget is embedded under the message, as text there too.
+    widget = page.frame_locator(EMBED).first.frame_locator("#widget")
+    expect(widget.get_by_text("<script>window.pwned = 1</script>", exact=False).first).to_be_visible()
