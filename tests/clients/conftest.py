@@ -4,8 +4,6 @@ install it (`make clients`, which `make test` runs first)."""
 
 from __future__ import annotations
 
-import threading
-from collections import deque
 from collections.abc import Iterator
 
 import pytest
@@ -18,11 +16,6 @@ from widget_mcp.local.process import local_server
 @pytest.fixture(scope="session")
 def mcp_url() -> Iterator[str]:
     with local_server("client-matrix-state") as server:
-        # The server logs every failed call; unread, its output pipe fills and the server stops answering.
-        stdout = server.proc.stdout
-        assert stdout is not None
-        tail: deque[str] = deque(maxlen=200)
-        threading.Thread(target=tail.extend, args=(stdout,), name="matrix-server-log", daemon=True).start()
         yield f"{server.base}/mcp"
 
 

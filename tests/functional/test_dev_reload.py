@@ -7,9 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-import signal
 import socket
-import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -32,19 +30,10 @@ DISPLAY_SOURCE = "widget_bundles/src/display/main.ts"
 
 
 class Running:
-    """A local server whose output is read as it comes (so its pipe never fills), with bounded waits."""
+    """A local server (its output drained by local_server), with bounded waits."""
 
     def __init__(self, server: LocalServer) -> None:
         self.server, self.base = server, server.base
-        self.reader = threading.Thread(target=self._drain, daemon=True)
-        self.reader.start()
-
-    def _drain(self) -> None:
-        stdout = self.server.proc.stdout
-        assert stdout is not None
-        with contextlib.suppress(ValueError, OSError):
-            for line in stdout:
-                self.server.output.append(line)
 
     @property
     def output(self) -> str:
@@ -62,13 +51,8 @@ class Running:
             return {tool.name: tool for tool in (await client.list_tools()).tools}
 
     def stop_with_ctrl_c(self, since: int = 0) -> str:
-        """SIGINT, as Ctrl-C sends; what the server printed from line `since` on."""
-        self.server.proc.send_signal(signal.SIGINT)
-        self.server.proc.wait(timeout=30)
-        self.reader.join(timeout=10)
-        assert self.server.proc.stdout is not None
-        self.server.proc.stdout.close()
-        return "".join(self.server.output[since:])
+        """SIGINT, as Ctrl-C sends; what the server printed after its line `since` (a `log.seen`)."""
+        return self.server.interrupt(since)
 
 
 async def until(what: str, check: Callable[[], Awaitable[Any]]) -> Any:
@@ -170,7 +154,7 @@ async def test_a_python_change_restarts_the_app_and_a_game_in_progress_survives_
         (copy / CHESS_HANDLERS).write_text(handlers)
         shown = await until("the fixed handler", lambda: dev.call("chess_show_game", {"gameId": game["gameId"]}))
         assert shown["ply"] == 1
-        fixed = len(dev.server.output)
+        fixed = dev.server.log.seen
 
         rest = dev.stop_with_ctrl_c(since=fixed)
         assert dev.server.proc.returncode == 0

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -22,7 +21,7 @@ from widget_mcp.local.process import ROOT, LocalServer, local_server
 
 class DevServer:
     def __init__(self, server: LocalServer, aws: str) -> None:
-        self.proc, self.base, self.aws, self.output = server.proc, server.base, aws, server.output
+        self.server, self.proc, self.base, self.aws, self.output = server, server.proc, server.base, aws, server.output
 
 
 @pytest.fixture
@@ -59,8 +58,7 @@ async def test_dev_server_prints_its_urls_serves_mcp_and_stops_cleanly_on_ctrl_c
     ttl = dynamodb.describe_time_to_live(TableName="dev-state")["TimeToLiveDescription"]
     assert (ttl["TimeToLiveStatus"], ttl["AttributeName"]) == ("ENABLED", "ttl")
 
-    dev_server.proc.send_signal(signal.SIGINT)
-    rest, _ = dev_server.proc.communicate(timeout=15)
+    rest = dev_server.server.interrupt(timeout=15)
     assert dev_server.proc.returncode == 0
     assert "Traceback" not in rest
     assert rest.strip().endswith("stopped")

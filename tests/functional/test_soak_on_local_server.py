@@ -4,10 +4,8 @@ refusal), and nothing fails on the server."""
 
 from __future__ import annotations
 
-import contextlib
 import random
 import re
-import threading
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -33,30 +31,20 @@ FORM = {
 }
 
 
-def _drain(server: LocalServer) -> None:
-    # The server logs every call to stdout: read it, or the pipe fills and the server blocks.
-    assert server.proc.stdout is not None
-    with contextlib.suppress(ValueError, OSError):
-        for line in server.proc.stdout:
-            server.output.append(line)
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[LocalServer]:
-    with local_server(TABLE) as running:
-        reader = threading.Thread(target=_drain, args=(running,), daemon=True)
-        reader.start()
+    # Every call is logged: keep all of a module's lines, for quiet_server to read.
+    with local_server(TABLE, keep=100_000) as running:
         yield running
-    reader.join(timeout=10)
 
 
 @pytest.fixture
 def quiet_server(server: LocalServer) -> Iterator[LocalServer]:
     """The server, checked after the test for failures it logged (a 5xx or a masked internal error)."""
-    start = len(server.output)
+    start = server.log.seen
     yield server
     assert server.proc.poll() is None, "the local server died"
-    logged = "".join(server.output[start:])
+    logged = server.log.since(start)
     for sign in ("Traceback", "internal_error", '"level":"ERROR"', "Internal Server Error"):
         assert sign not in logged, logged
 
