@@ -13,6 +13,8 @@ from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.transport.endpoint import HttpReply, McpEndpoint
 from widget_mcp.wiring import build_core
 
+from tests.auth_challenges import parse_challenge
+
 HOST = "mcp.example.com"
 SECRET = "a-shared-secret-of-at-least-32-characters"
 JSON = {"content-type": "application/json", "accept": "application/json"}
@@ -138,6 +140,10 @@ async def test_a_bad_host_token_is_refused_with_401_and_a_reason_never_served_an
     reply, answer = await _post(_endpoint(secret), _call("chess_new_game", {}), **{HEADER: token})
     assert reply.status == 401
     assert says in answer["error"]["message"]
+    challenges = [value for name, value in reply.headers if name == "www-authenticate"]
+    assert [parse_challenge(value) for value in challenges] == [
+        ("HostToken", {"realm": "widget-mcp", "header": HEADER, "error": "invalid_token"})
+    ]
 
 
 def test_a_short_host_token_secret_is_a_settings_error_naming_the_variable() -> None:

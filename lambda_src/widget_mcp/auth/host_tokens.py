@@ -92,7 +92,12 @@ class HostTokens:
             raise HostTokenRejected("host token claims must be an object")
         issuer, subject, scope = claims.get("iss"), claims.get("sub"), claims.get("scope")
         issued, expires = claims.get("iat"), claims.get("exp")
-        if not (isinstance(issuer, str) and _NAME.match(issuer) and isinstance(subject, str) and _NAME.match(subject)):
+        if not (
+            isinstance(issuer, str)
+            and _NAME.fullmatch(issuer)
+            and isinstance(subject, str)
+            and _NAME.fullmatch(subject)
+        ):
             raise HostTokenRejected("host token iss and sub must be short plain names")
         if scope not in SCOPES:
             raise HostTokenRejected("host token scope must be call or widget")

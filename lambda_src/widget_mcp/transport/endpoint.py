@@ -443,7 +443,9 @@ class McpEndpoint:
 
         host = self._host.admit(headers, method, params)
         if isinstance(host, HostRefusal):
-            return HttpReply(host.status, _error_body(rid, INVALID_REQUEST, host.message))
+            return HttpReply(
+                host.status, _error_body(rid, INVALID_REQUEST, host.message), (*JSON_HEADERS, *host.headers)
+            )
         if host is not None:
             return self._answer(exchange, None, host.principal_subject)
         if self._gate is None:

@@ -18,12 +18,19 @@ from typing import Any
 from widget_mcp.auth.host_tokens import HEADER, HostTokenRejected, HostTokens, HostUser
 
 OPAQUE_ORIGIN = "null"
+# HTTP requires a challenge on every 401 (RFC 9110 15.5.2); it names the header a host token travels in and
+# echoes nothing from the request.
+HOST_TOKEN_CHALLENGE = f'HostToken realm="widget-mcp", header="{HEADER}", error="invalid_token"'
 
 
 @dataclass(frozen=True, slots=True)
 class HostRefusal:
     status: int
     message: str
+
+    @property
+    def headers(self) -> tuple[tuple[str, str], ...]:
+        return (("www-authenticate", HOST_TOKEN_CHALLENGE),) if self.status == 401 else ()
 
 
 class HostIdentity:

@@ -34,6 +34,7 @@ def test_a_token_signed_with_the_shared_secret_names_its_host_user_and_scope() -
         (sign(SECRET, "openwebui", "user-1", "call", 600, now=NOW - 700), "expired"),
         (sign(SECRET, "openwebui", "user-1", "admin", 600, now=NOW), "scope"),  # type: ignore[arg-type]
         (sign(SECRET, "openwebui", "user 1/../x", "call", 600, now=NOW), "plain names"),
+        (sign(SECRET, "openwebui", "user-1\n", "call", 600, now=NOW), "plain names"),
         (sign(SECRET, "openwebui", "user-1", "call", MAX_LIFETIME_SECONDS + 1, now=NOW), "lifetime"),
         (sign(SECRET, "openwebui", "user-1", "call", 600, now=NOW + 3600), "lifetime"),
         ("a.b", "compact JWT"),
