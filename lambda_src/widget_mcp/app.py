@@ -1,4 +1,5 @@
-"""The FastAPI app: `/mcp` (one JSON-RPC exchange per POST), `/healthz`, and in local mode `/widgets`.
+"""The FastAPI app: `/mcp` (one JSON-RPC exchange per POST), `/healthz`, and in local mode `/widgets` (behind the
+same Host allowlist as `/mcp`).
 
 Local mode (`widget_mcp.local.app`) adds `/playground` and `/events` through `extra_routes` and taps `/mcp`
 with `mcp_tap`; the Lambda app has neither.
@@ -17,7 +18,9 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 import widget_mcp
+from widget_mcp.transport.cross_origin import HostChecked
 from widget_mcp.transport.endpoint import HttpReply, McpEndpoint
+from widget_mcp.transport.guards import HostAllowlist
 
 MCP_METHODS = ["POST", "GET", "DELETE", "PUT", "PATCH", "HEAD", "OPTIONS"]
 
@@ -75,6 +78,7 @@ def create_app(
     max_body_bytes: int,
     tool_count: int,
     widget_dir: Path | None = None,
+    widget_hosts: HostAllowlist | None = None,
     mcp_tap: Callable[[ASGIApp], ASGIApp] | None = None,
     extra_routes: Sequence[BaseRoute] = (),
 ) -> FastAPI:
@@ -92,15 +96,19 @@ def create_app(
         # Outside /mcp (which answers JSON-RPC errors itself) an unexpected failure is a bare JSON 500.
         return JSONResponse({"error": "internal_error"}, status_code=500)
 
-    if widget_dir is not None and widget_dir.is_dir():
-        from widget_mcp.local.widget_files import WidgetFiles
-
-        app.mount("/widgets", WidgetFiles(directory=widget_dir), name="widgets")
-    elif widget_dir is not None:
-
-        @app.get("/widgets/{path:path}")
-        async def widgets_not_built(path: str) -> JSONResponse:
-            hint = "the widget bundles are not built: build widget_bundles/ to serve them here"
-            return JSONResponse({"error": "not_found", "hint": hint}, status_code=404)
+    if widget_dir is not None:
+        if widget_hosts is None:
+            raise TypeError("serving widget files needs widget_hosts, the Host allowlist /mcp has")
+        app.mount("/widgets", HostChecked(_widget_files(widget_dir), widget_hosts), name="widgets")
 
     return app
+
+
+def _widget_files(widget_dir: Path) -> ASGIApp:
+    """The built bundles, or until they are built a 404 that says so."""
+    if widget_dir.is_dir():
+        from widget_mcp.local.widget_files import WidgetFiles
+
+        return WidgetFiles(directory=widget_dir)
+    hint = "the widget bundles are not built: build widget_bundles/ to serve them here"
+    return JSONResponse({"error": "not_found", "hint": hint}, status_code=404)

@@ -244,5 +244,6 @@ def build_app(core: Core, *, widget_dir: Path | None = None) -> FastAPI:
         max_body_bytes=core.settings.max_body_bytes,
         tool_count=len(core.runtime.tools),
         widget_dir=widget_dir,
+        widget_hosts=HostAllowlist(core.settings.allowed_hosts),
         extra_routes=core.sign_in_routes(),
     )

@@ -70,6 +70,20 @@ async def test_the_servers_root_sends_a_browser_to_the_playground(dev_server: De
     assert (root.status_code, root.headers["location"]) == (307, "/playground")
 
 
+@pytest.mark.parametrize("path", ["/playground", "/widgets/manifest.json", "/widgets/no-such-file.js"])
+async def test_the_playground_and_widget_files_refuse_a_foreign_host_so_a_dns_rebinding_page_cannot_read_them(
+    dev_server: DevServer, path: str
+) -> None:
+    # A page on attacker.example whose name now resolves to 127.0.0.1 sends its own name as Host.
+    async with httpx.AsyncClient() as http:
+        refused = await http.get(f"{dev_server.base}{path}", headers={"host": "attacker.example:8000"})
+        served = await http.get(f"{dev_server.base}{path}")
+    assert refused.status_code == 421
+    assert refused.json()["error"] == "invalid_host"
+    assert served.status_code != 421
+    assert "invalid_host" not in served.text
+
+
 def start(port: str, **settings: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "PORT", "RELOAD"))}
     env.update({"PORT": port, "PYTHONPATH": str(ROOT / "lambda_src"), **settings})

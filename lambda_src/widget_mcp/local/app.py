@@ -8,7 +8,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.responses import RedirectResponse
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute, Route, request_response
 from starlette.types import ASGIApp
 
 from widget_mcp.app import create_app
@@ -16,7 +16,7 @@ from widget_mcp.local.events import EventFeed
 from widget_mcp.local.mcp_tap import McpEventTap
 from widget_mcp.local.paths import REPO, WIDGET_DIST
 from widget_mcp.local.playground import PlaygroundPage
-from widget_mcp.transport.cross_origin import browser_route
+from widget_mcp.transport.cross_origin import HostChecked, browser_route
 from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
 from widget_mcp.wiring import Core
 
@@ -39,6 +39,7 @@ def build_local_app(
     events = feed or EventFeed()
     sign_in = core.settings.auth_mode == "oauth"
     hosts = HostAllowlist(core.settings.allowed_hosts)
+    playground = PlaygroundPage(widget_dir / "manifest.json", sign_in=sign_in)
 
     def tap(mcp: ASGIApp) -> ASGIApp:
         return McpEventTap(mcp, events, core.runtime.tools)
@@ -48,10 +49,12 @@ def build_local_app(
         max_body_bytes=core.settings.max_body_bytes,
         tool_count=len(core.runtime.tools),
         widget_dir=widget_dir,
+        widget_hosts=hosts,
         mcp_tap=tap,
         extra_routes=[
             Route("/", _to_playground, methods=["GET"]),
-            Route("/playground", PlaygroundPage(widget_dir / "manifest.json", sign_in=sign_in).page, methods=["GET"]),
+            # Same-origin pages and files, but readable by a DNS-rebinding page unless its Host is refused.
+            Route("/playground", HostChecked(request_response(playground.page), hosts), methods=["GET"]),
             # Previews carry capability ids and form answers: only the hosts and origins that may call /mcp read them.
             browser_route("/events", events.stream, ["GET"], CorsPolicy(core.settings.cors_origins), hosts),
             *core.sign_in_routes(),

@@ -2,7 +2,8 @@
 `make dev`'s event feed), with `/mcp`'s Host allowlist, CORS policy and answers: a `Host` not allowed gets 421
 (what stops a DNS-rebinding page, whose requests carry its own name); a listed origin's replies (errors
 included) are readable by its page and its preflights are answered; any other origin but the server's own gets
-403; a request without `Origin` is served as it always was."""
+403; a request without `Origin` is served as it always was. `HostChecked` puts the Host allowlist alone in front of
+what is read by navigation or by any origin (`make dev`'s playground and widget files)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
 
@@ -35,7 +37,7 @@ def browser_route(
         verdict = cors.screen(request.method, origin, "access-control-request-method" in request.headers, hosts)
         reply: Response
         if not hosts.allows(request.headers.get("host")):  # first, as on `/mcp`
-            reply = _error(421, "invalid_host", "Invalid Host header")
+            reply = _host_refused()
         elif verdict == "refuse":
             return _error(403, "invalid_request", "Origin not allowed")
         elif verdict == "not_preflight":
@@ -60,6 +62,24 @@ def browser_route(
         return reply
 
     return Route(path, answer, methods=ALL_METHODS)
+
+
+class HostChecked:
+    """`app` behind `/mcp`'s Host allowlist: a `Host` not allowed gets 421 and never reaches it, so a DNS-rebinding
+    page cannot read it; no CORS screening (the widget files are public to every origin, sandboxed frames included)."""
+
+    def __init__(self, app: ASGIApp, hosts: HostAllowlist) -> None:
+        self._app, self._hosts = app, hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and not self._hosts.allows(Request(scope).headers.get("host")):
+            await _host_refused()(scope, receive, send)
+            return
+        await self._app(scope, receive, send)
+
+
+def _host_refused() -> Response:
+    return _error(421, "invalid_host", "Invalid Host header")
 
 
 def _error(status: int, error: str, description: str, *extra: tuple[str, str]) -> Response:
