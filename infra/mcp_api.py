@@ -33,8 +33,10 @@ LOG_LEVEL = "INFO"
 # the stage default take the deployer's `apiRateLimit`/`apiBurstLimit`.
 SIDE_ROUTE_THROTTLE = {"GET /mcp": (5, 10), "DELETE /mcp": (5, 10), "GET /healthz": (5, 10)}
 # Exactly what the storage adapter calls (widget_mcp/storage/dynamodb.py; tests/infra/test_least_privilege.py
-# derives the list from it): strongly consistent reads, conditional puts, and the per-owner listing query.
-TABLE_ACTIONS = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query"]
+# derives the list from it): strongly consistent reads, conditional puts (alone, or as the parts of a document's
+# and its quota ledger's transaction, which IAM authorizes as PutItem), the per-owner listing query, and the
+# rate counters' conditional updates.
+TABLE_ACTIONS = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"]
 ACCESS_LOG_FORMAT = json.dumps(
     {
         "requestId": "$context.requestId",

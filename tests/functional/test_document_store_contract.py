@@ -1,27 +1,47 @@
-"""One contract, two stores: the in-memory fake and the DynamoDB adapter (on moto, through real boto3 calls)."""
+"""One contract, two stores: the in-memory fake and the DynamoDB adapter (on moto, through real boto3 calls).
+
+Besides documents: the item budget, the quota ledger (per holder, under races and expiry) and bounded counters."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 import boto3
 import pytest
 from botocore.config import Config
+from dynamodb_probe import CallLog, client_for, moto_dynamodb
 from moto import mock_aws
 from widget_mcp.storage.documents import (
+    COUNT_SLACK_SECONDS,
     AlreadyExists,
     Document,
     DocumentStore,
+    ItemOverBudget,
+    QuotaFull,
     StoreUnavailable,
     VersionConflict,
     time_ordered_id,
 )
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
+from widget_mcp.storage.items import item_size, to_item
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.storage.table import create_state_table
 
 TABLE = "contract-state"
+BUDGET = 2_000
+
+
+class Clock:
+    """The stores' clock, moved by the tests (quota entries expire with it)."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
 
 
 @pytest.fixture
@@ -34,11 +54,16 @@ def dynamodb_client(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         yield client
 
 
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
 @pytest.fixture(params=["memory", "dynamodb"])
-def store(request: pytest.FixtureRequest) -> DocumentStore:
+def store(request: pytest.FixtureRequest, clock: Clock) -> DocumentStore:
     if request.param == "memory":
-        return InMemoryDocumentStore()
-    return DynamoDbDocumentStore(request.getfixturevalue("dynamodb_client"), TABLE)
+        return InMemoryDocumentStore(max_item_bytes=BUDGET, clock=clock)
+    return DynamoDbDocumentStore(request.getfixturevalue("dynamodb_client"), TABLE, max_item_bytes=BUDGET, clock=clock)
 
 
 def doc(doc_id: str, *, version: int = 1, body: dict[str, Any] | None = None) -> Document:
@@ -136,3 +161,153 @@ def test_an_unreachable_dynamodb_is_reported_as_unavailable() -> None:
     )
     with pytest.raises(StoreUnavailable, match="reading game failed: EndpointConnectionError"):
         DynamoDbDocumentStore(client, TABLE).get("o", "game", "g1")
+
+
+def sized(doc_id: str, size: int, owner: str = "o") -> Document:
+    """A document whose item takes exactly `size` bytes by DynamoDB's rule."""
+    base = doc(doc_id, body={"pad": ""})
+    padding = size - item_size(to_item(owner, base))
+    assert padding >= 0
+    return doc(doc_id, body={"pad": "p" * padding})
+
+
+def test_an_item_at_the_budget_is_stored_and_one_byte_more_is_refused_before_writing(store: DocumentStore) -> None:
+    store.create("o", sized("fits", BUDGET))
+    with pytest.raises(ItemOverBudget) as refused:
+        store.create("o", sized("over", BUDGET + 1))
+    assert (refused.value.size, refused.value.budget) == (BUDGET + 1, BUDGET)
+    assert store.get("o", "game", "fits") == sized("fits", BUDGET)
+    assert store.get("o", "game", "over") is None
+
+
+def test_a_replace_over_the_budget_is_refused_and_keeps_the_stored_version(store: DocumentStore) -> None:
+    first = sized("g1", 500)
+    store.create("o", first)
+    grown = first.next({"pad": "p" * BUDGET}, now=2_000, expires_at=10_000)
+    with pytest.raises(ItemOverBudget):
+        store.replace("o", grown, expected_version=1)
+    assert store.get("o", "game", "g1") == first
+
+
+def counted(doc_id: str, holder: str = "source:203.0.113.9", *, expires_at: int = 9_000) -> Document:
+    return replace(doc(doc_id), expires_at=expires_at).counted_for(holder)
+
+
+def test_a_holder_may_keep_its_quota_of_live_documents_and_no_more(store: DocumentStore) -> None:
+    store.create("capability:a", counted("a"), quota=2)
+    store.create("capability:b", counted("b"), quota=2)
+    with pytest.raises(QuotaFull) as full:
+        store.create("capability:c", counted("c"), quota=2)
+    assert (full.value.limit, full.value.frees_at) == (2, 9_000 + COUNT_SLACK_SECONDS)
+    assert store.get("capability:c", "game", "c") is None
+    store.create("capability:d", counted("d", holder="source:198.51.100.7"), quota=2)  # another holder
+    store.create("capability:e", replace(counted("e"), kind="form"), quota=2)  # another kind
+
+
+def test_documents_stop_counting_once_expired_so_their_places_free_up(store: DocumentStore, clock: Clock) -> None:
+    store.create("capability:a", counted("a", expires_at=5_000), quota=1)
+    clock.now = 5_000 + COUNT_SLACK_SECONDS - 1
+    with pytest.raises(QuotaFull):
+        store.create("capability:b", counted("b"), quota=1)
+    clock.now = 5_000 + COUNT_SLACK_SECONDS
+    store.create("capability:b", counted("b", expires_at=20_000), quota=1)
+    assert store.get("capability:b", "game", "b") is not None
+
+
+def test_a_document_kept_alive_by_use_keeps_counting_past_its_first_expiry(store: DocumentStore, clock: Clock) -> None:
+    first = counted("a", expires_at=5_000)
+    store.create("capability:a", first, quota=1)
+    clock.now = 5_000 + COUNT_SLACK_SECONDS - 10
+    later = first.next({"moves": "e2e4 e7e5"}, now=int(clock.now), expires_at=int(clock.now) + 90_000)
+    assert later.recount
+    store.replace("capability:a", later, expected_version=1)
+    clock.now += 50_000  # past the first count, before the new expiry
+    with pytest.raises(QuotaFull):
+        store.create("capability:b", counted("b"), quota=1)
+    assert store.get("capability:a", "game", "a") == later
+
+
+def test_a_replace_within_the_counted_time_leaves_the_count_alone(store: DocumentStore) -> None:
+    first = counted("a", expires_at=5_000)
+    store.create("capability:a", first, quota=1)
+    later = first.next({"moves": "e2e4"}, now=2_000, expires_at=5_000 + COUNT_SLACK_SECONDS // 2)
+    assert not later.recount
+    store.replace("capability:a", later, expected_version=1)
+    assert store.get("capability:a", "game", "a") == later
+
+
+def test_a_stale_counted_replace_is_a_conflict_carrying_the_current_document(store: DocumentStore) -> None:
+    first = counted("a", expires_at=5_000)
+    store.create("capability:a", first, quota=1)
+    winner = first.next({"moves": "e2e4"}, now=2_000, expires_at=100_000)
+    store.replace("capability:a", winner, expected_version=1)
+    with pytest.raises(VersionConflict) as conflict:
+        store.replace("capability:a", first.next({"moves": "d2d4"}, now=2_001, expires_at=100_001), expected_version=1)
+    assert conflict.value.current == winner
+
+
+def test_creating_a_counted_document_whose_id_is_taken_is_refused_and_counts_nothing(store: DocumentStore) -> None:
+    store.create("capability:a", counted("a"), quota=2)
+    with pytest.raises(AlreadyExists):
+        store.create("capability:a", counted("a"), quota=2)
+    store.create("capability:b", counted("b"), quota=2)
+
+
+def test_a_bounded_counter_counts_up_to_its_limit_per_window(store: DocumentStore) -> None:
+    assert [store.hit("source:203.0.113.9", "100", 3, 2_000) for _ in range(5)] == [True, True, True, False, False]
+    assert store.hit("source:203.0.113.9", "101", 3, 2_000)
+    assert store.hit("openai:alice", "100", 3, 2_000)
+
+
+@pytest.fixture(params=["memory", "dynamodb"])
+def shared_store(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A store that threads share; the adapter talks to a moto server, as concurrent Lambda calls do."""
+    if request.param == "memory":
+        yield lambda: InMemoryDocumentStore()
+        return
+    with moto_dynamodb(TABLE) as url:
+        yield lambda: DynamoDbDocumentStore(client_for(url), TABLE)
+
+
+def test_racing_creates_never_exceed_the_quota(shared_store: Any) -> None:
+    store = shared_store()
+
+    def create(n: int) -> bool:
+        try:
+            store.create(f"capability:{n}", counted(f"g{n}", expires_at=2**40), quota=3)
+        except QuotaFull:
+            return False
+        return True
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        landed = list(pool.map(create, range(12)))
+    assert landed.count(True) == 3
+    assert [n for n in range(12) if store.get(f"capability:{n}", "game", f"g{n}")] == [
+        n for n, ok in enumerate(landed) if ok
+    ]
+
+
+def test_racing_hits_count_exactly_up_to_the_limit(shared_store: Any) -> None:
+    store = shared_store()
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        admitted = list(pool.map(lambda _: store.hit("source:203.0.113.9", "7", 10, 2**40), range(30)))
+    assert admitted.count(True) == 10
+
+
+def test_a_counted_dynamodb_create_is_a_ledger_read_and_one_transaction(dynamodb_client: Any) -> None:
+    log = CallLog(dynamodb_client)
+    store = DynamoDbDocumentStore(dynamodb_client, TABLE)
+    store.create("capability:a", counted("a"), quota=5)
+    assert [name for name, _ in log.calls] == ["GetItem", "TransactWriteItems"]
+    assert log.calls[0][1]["ConsistentRead"] is True
+    puts = [part["Put"] for part in log.calls[1][1]["TransactItems"]]
+    assert all("ConditionExpression" in put for put in puts)
+    assert "ClientRequestToken" in log.calls[1][1]
+
+
+def test_a_dynamodb_hit_is_one_conditional_update(dynamodb_client: Any) -> None:
+    log = CallLog(dynamodb_client)
+    DynamoDbDocumentStore(dynamodb_client, TABLE).hit("source:203.0.113.9", "1", 2, 2_000)
+    ((name, params),) = log.calls
+    assert name == "UpdateItem"
+    assert params["ConditionExpression"] == "attribute_not_exists(#n) OR #n < :limit"

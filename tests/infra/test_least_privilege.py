@@ -1,5 +1,8 @@
 """Least privilege, derived rather than listed: the function's role grants exactly the DynamoDB actions the storage
-adapter calls, read from its source and confirmed by what it sends to DynamoDB (moto) on every path."""
+adapter calls, read from its source and confirmed by what it sends to DynamoDB (moto) on every path.
+
+A transaction has no IAM action of its own: each of its parts is authorized as the single-item call it stands for
+(a `Put` as `PutItem`), so the role grants the parts the adapter's transactions are made of."""
 
 from __future__ import annotations
 
@@ -14,10 +17,16 @@ from botocore import xform_name
 from dynamodb_probe import CallLog, client_for, moto_dynamodb
 from synth_support import Synthesized
 from widget_mcp.storage import dynamodb as adapter
-from widget_mcp.storage.documents import AlreadyExists, Document, VersionConflict
+from widget_mcp.storage.documents import AlreadyExists, Document, QuotaFull, VersionConflict
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
 
 TABLE = "least-privilege-state"
+TRANSACTION_PARTS = {
+    "Put": "PutItem",
+    "Update": "UpdateItem",
+    "Delete": "DeleteItem",
+    "ConditionCheck": "ConditionCheckItem",
+}
 
 
 def _operations_by_method() -> dict[str, str]:
@@ -26,9 +35,19 @@ def _operations_by_method() -> dict[str, str]:
     return {xform_name(name): name for name in model.operation_names}
 
 
+def _tree() -> ast.Module:
+    return ast.parse(Path(adapter.__file__).read_text(encoding="utf-8"))
+
+
+def _transaction_parts_in_source() -> set[str]:
+    """The single-item actions the adapter's transactions are made of: the part names its dict literals use."""
+    keys = {k.value for node in ast.walk(_tree()) if isinstance(node, ast.Dict) for k in node.keys}
+    return {action for part, action in TRANSACTION_PARTS.items() if part in keys}
+
+
 def _operations_in_source() -> set[str]:
     """Every `<...>.client.<method>(...)` call in the adapter, as DynamoDB operations."""
-    tree = ast.parse(Path(adapter.__file__).read_text(encoding="utf-8"))
+    tree = _tree()
     methods = {
         node.func.attr
         for node in ast.walk(tree)
@@ -50,7 +69,8 @@ def moto_url() -> Iterator[str]:
 
 def _operations_sent(url: str) -> set[str]:
     """Every request the adapter sends while taking each of its paths once: read (found and missing), create
-    (new and duplicate), replace (current and stale version) and list."""
+    (new and duplicate; counted against a quota, and refused by it), replace (current and stale version; moving a
+    count), list, and a rate counter's hit (counted and refused)."""
     client = client_for(url)
     log = CallLog(client)
     store = DynamoDbDocumentStore(client, TABLE)
@@ -65,6 +85,18 @@ def _operations_sent(url: str) -> set[str]:
     with pytest.raises(VersionConflict):
         store.replace("alice", newer, expected_version=1)
     assert store.newest("alice", "game", 10) == [newer]
+    later = 10**10  # counted documents expire long after the adapter's clock (the real time)
+    counted = Document("game", "g1", {}, 1, 1, 1, later).counted_for("source:203.0.113.9")
+    store.create("capability:g1", counted, quota=1)
+    with pytest.raises(QuotaFull):
+        store.create(
+            "capability:g2", Document("game", "g2", {}, 1, 1, 1, later).counted_for("source:203.0.113.9"), quota=1
+        )
+    moved = counted.next({"x": 3}, now=2, expires_at=later * 2)
+    assert moved.recount
+    store.replace("capability:g1", moved, expected_version=1)
+    assert store.hit("source:203.0.113.9", "1", 1, 10**9)
+    assert not store.hit("source:203.0.113.9", "1", 1, 10**9)
     return {name for name, _ in log.calls}
 
 
@@ -88,8 +120,14 @@ def _granted_table_actions(synthesized: Synthesized) -> set[str]:
 
 
 def test_the_adapter_sends_exactly_the_operations_its_source_calls(moto_url: str) -> None:
-    assert _operations_sent(moto_url) == _operations_in_source() == {"GetItem", "PutItem", "Query"}
+    assert (
+        _operations_sent(moto_url)
+        == _operations_in_source()
+        == {"GetItem", "PutItem", "Query", "TransactWriteItems", "UpdateItem"}
+    )
 
 
 def test_the_role_grants_exactly_the_dynamodb_actions_the_adapter_calls(synthesized: Synthesized) -> None:
-    assert _granted_table_actions(synthesized) == {f"dynamodb:{op}" for op in _operations_in_source()}
+    needed = (_operations_in_source() - {"TransactWriteItems"}) | _transaction_parts_in_source()
+    assert _transaction_parts_in_source() == {"PutItem"}
+    assert _granted_table_actions(synthesized) == {f"dynamodb:{op}" for op in needed}

@@ -3,13 +3,18 @@
 Keys follow the owner: `pk = USER#<principal key>`, `sk = <KIND>#<id>`, so another principal's document is
 simply not found. Every write is conditional: a new document must not exist yet, a replacement must carry
 the version it was read at. Ids are time-ordered, so listing a kind newest-first needs no index.
+
+Limits every caller meets live here too, so that both adapters enforce them alike: an item budget (a write
+whose item would exceed it is refused before anything is sent), a quota of live documents per holder (counted
+in a ledger written in the same transaction as the document: limits.py), and bounded counters for per-caller
+rate limits.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 
@@ -43,8 +48,34 @@ class StoreUnavailable(StoreError):
         self.outcome_unknown = outcome_unknown
 
 
+class ItemOverBudget(StoreError, ValueError):
+    """The item this write would store is larger than the store's item budget; nothing was written."""
+
+    def __init__(self, kind: str, doc_id: str, size: int, budget: int) -> None:
+        super().__init__(f"{kind} {doc_id} would take {size} bytes, over the {budget}-byte item budget")
+        self.kind, self.doc_id, self.size, self.budget = kind, doc_id, size, budget
+
+
+class QuotaFull(StoreError, ValueError):
+    """`holder` already has `limit` live documents of this kind; nothing was written. `frees_at` is when the
+    first of them stops counting (epoch seconds)."""
+
+    def __init__(self, holder: str, kind: str, limit: int, frees_at: int) -> None:
+        super().__init__(f"{holder} already has {limit} live {kind} documents")
+        self.holder, self.kind, self.limit, self.frees_at = holder, kind, limit, frees_at
+
+
+# How long past its expiry a document stays counted against its holder's quota. A replace that moves the expiry
+# past what the ledger holds re-counts the document (one transaction); the slack makes that at most once per slack
+# period for a document that keeps being used (a game played daily), instead of on every write.
+COUNT_SLACK_SECONDS = 7 * 86_400
+
+
 @dataclass(frozen=True, slots=True)
 class Document:
+    """`quota_holder`: whose quota the document counts against (None: it counts against none), until
+    `counted_until`. `recount` (not stored) marks a replacement whose count must move with it."""
+
     kind: str
     doc_id: str
     body: dict[str, Any]
@@ -52,26 +83,56 @@ class Document:
     created_at: int
     updated_at: int
     expires_at: int
+    quota_holder: str | None = None
+    counted_until: int = 0
+    recount: bool = field(default=False, compare=False)
+
+    def counted_for(self, holder: str) -> Document:
+        """This (new) document, counted against `holder`'s quota until a slack past its expiry."""
+        return replace(self, quota_holder=holder, counted_until=self.expires_at + COUNT_SLACK_SECONDS)
 
     def next(self, body: dict[str, Any], *, now: int, expires_at: int) -> Document:
-        return replace(self, body=body, version=self.version + 1, updated_at=now, expires_at=expires_at)
+        counted_until, recount = self.counted_until, False
+        if self.quota_holder is not None and not (counted_until - COUNT_SLACK_SECONDS <= expires_at <= counted_until):
+            # Kept longer than counted (or finished early): the count follows the new expiry.
+            counted_until, recount = expires_at + COUNT_SLACK_SECONDS, True
+        return replace(
+            self,
+            body=body,
+            version=self.version + 1,
+            updated_at=now,
+            expires_at=expires_at,
+            counted_until=counted_until,
+            recount=recount,
+        )
 
 
 class DocumentStore(Protocol):
+    """Every write is refused with ItemOverBudget, before anything is sent, when its item would exceed the
+    store's item budget."""
+
     def get(self, owner: str, kind: str, doc_id: str) -> Document | None:
         """A strongly consistent read."""
         ...
 
-    def create(self, owner: str, doc: Document) -> None:
-        """Raises AlreadyExists if the id is taken."""
+    def create(self, owner: str, doc: Document, *, quota: int | None = None) -> None:
+        """Raises AlreadyExists if the id is taken. A document with a `quota_holder` and a `quota` is counted in
+        that holder's ledger of live documents of its kind, in the same transaction: QuotaFull (nothing written)
+        when `quota` of them are live already."""
         ...
 
     def replace(self, owner: str, doc: Document, expected_version: int) -> None:
-        """Write `doc` only if the stored version is still `expected_version`; else VersionConflict."""
+        """Write `doc` only if the stored version is still `expected_version`; else VersionConflict. A `recount`
+        moves the document's count in its holder's ledger in the same transaction."""
         ...
 
     def newest(self, owner: str, kind: str, limit: int) -> list[Document]:
         """The owner's documents of a kind, newest first."""
+        ...
+
+    def hit(self, counter: str, window: str, limit: int, expires_at: int) -> bool:
+        """Count one more on `counter`'s `window` if it holds fewer than `limit`; False (nothing counted) if not.
+        The window's count is kept until `expires_at`."""
         ...
 
 

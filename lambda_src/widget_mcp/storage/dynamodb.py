@@ -1,5 +1,9 @@
 """DynamoDB adapter for the DocumentStore port: one GetItem per read, one conditional PutItem per write.
 
+A document counted against a quota is created with a read of its holder's ledger and one TransactWriteItems (the
+document and the ledger, both conditional); a replace that moves its count does the same, at most once per
+COUNT_SLACK_SECONDS of use. A rate counter is one conditional UpdateItem.
+
 Every call asks for its consumed capacity and reports it to `on_capacity` (metrics, and tests that count calls).
 Throttling, 5xx answers and timeouts are retried by botocore's standard retry mode (bounded attempts, jittered
 exponential backoff); what still fails becomes StoreUnavailable.
@@ -7,20 +11,41 @@ exponential backoff); what still fails becomes StoreUnavailable.
 
 from __future__ import annotations
 
-import json
+import secrets
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError, ConnectionClosedError, ReadTimeoutError
 
-from widget_mcp.storage.documents import AlreadyExists, Document, StoreError, StoreUnavailable, VersionConflict
+from widget_mcp.storage.documents import (
+    AlreadyExists,
+    Document,
+    ItemOverBudget,
+    StoreError,
+    StoreUnavailable,
+    VersionConflict,
+)
+from widget_mcp.storage.items import (
+    DYNAMODB_ITEM_LIMIT,
+    counter_key,
+    doc_key,
+    from_item,
+    item_size,
+    ledger_entries,
+    ledger_item,
+    ledger_key,
+    to_item,
+    user_pk,
+)
+from widget_mcp.storage.ledger import LEDGER_ATTEMPTS, Ledger
 from widget_mcp.storage.table import PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
-    from mypy_boto3_dynamodb.type_defs import AttributeValueTypeDef
 
 _CONFLICT = "ConditionalCheckFailedException"
+_CANCELLED = "TransactionCanceledException"
 CapacityListener = Callable[[str, float], None]
 
 # A failing storage call gives up in at most 3 x (1 s + 2 s) plus botocore's backoff (at most 1 s + 2 s when
@@ -44,40 +69,11 @@ def default_client() -> DynamoDBClient:
     return boto3.client("dynamodb", config=config)
 
 
-def _pk(owner: str) -> str:
-    return f"USER#{owner}"
-
-
-def _sk(kind: str, doc_id: str) -> str:
-    return f"{kind.upper()}#{doc_id}"
-
-
-def _to_item(owner: str, doc: Document) -> dict[str, AttributeValueTypeDef]:
-    return {
-        PARTITION_KEY: {"S": _pk(owner)},
-        SORT_KEY: {"S": _sk(doc.kind, doc.doc_id)},
-        "v": {"N": str(doc.version)},
-        "body": {"S": json.dumps(doc.body, separators=(",", ":"), ensure_ascii=False)},
-        "crt": {"N": str(doc.created_at)},
-        "upd": {"N": str(doc.updated_at)},
-        TTL_ATTRIBUTE: {"N": str(doc.expires_at)},
-    }
-
-
-def _from_item(kind: str, item: dict[str, Any]) -> Document:
-    return Document(
-        kind=kind,
-        doc_id=item[SORT_KEY]["S"].split("#", 1)[1],
-        body=json.loads(item["body"]["S"]),
-        version=int(item["v"]["N"]),
-        created_at=int(item["crt"]["N"]),
-        updated_at=int(item["upd"]["N"]),
-        expires_at=int(item[TTL_ATTRIBUTE]["N"]),
-    )
-
-
 class DynamoDbDocumentStore:
-    """`client` may be a factory: the client (and boto3's import) is then made on first use, not at cold start."""
+    """`client` may be a factory: the client (and boto3's import) is then made on first use, not at cold start.
+
+    `max_item_bytes`: the item budget; a write whose item would be larger is refused before it is sent.
+    """
 
     def __init__(
         self,
@@ -85,11 +81,15 @@ class DynamoDbDocumentStore:
         table_name: str,
         *,
         on_capacity: CapacityListener | None = None,
+        max_item_bytes: int = DYNAMODB_ITEM_LIMIT,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self._factory = client if callable(client) else None
         self._made: DynamoDBClient | None = None if callable(client) else client
         self._table = table_name
         self._on_capacity = on_capacity
+        self._budget = max_item_bytes
+        self._clock = clock
 
     @property
     def client(self) -> DynamoDBClient:
@@ -104,15 +104,18 @@ class DynamoDbDocumentStore:
         _ = self.client
 
     def _consumed(self, operation: str, response: Any) -> None:
-        units = (response.get("ConsumedCapacity") or {}).get("CapacityUnits")
-        if self._on_capacity is not None and units is not None:
-            self._on_capacity(operation, float(units))
+        consumed = response.get("ConsumedCapacity") or {}
+        # A transaction reports a list (one entry per table).
+        entries = consumed if isinstance(consumed, list) else [consumed]
+        units = [e["CapacityUnits"] for e in entries if isinstance(e, dict) and "CapacityUnits" in e]
+        if self._on_capacity is not None and units:
+            self._on_capacity(operation, float(sum(units)))
 
     def get(self, owner: str, kind: str, doc_id: str) -> Document | None:
         try:
             response = self.client.get_item(
                 TableName=self._table,
-                Key={PARTITION_KEY: {"S": _pk(owner)}, SORT_KEY: {"S": _sk(kind, doc_id)}},
+                Key=doc_key(owner, kind, doc_id),
                 ConsistentRead=True,
                 ReturnConsumedCapacity="TOTAL",
             )
@@ -120,11 +123,22 @@ class DynamoDbDocumentStore:
             raise _unavailable(f"reading {kind}", exc) from exc
         self._consumed("GetItem", response)
         item = response.get("Item")
-        return None if item is None else _from_item(kind, item)
+        return None if item is None else from_item(kind, item)
 
-    def create(self, owner: str, doc: Document) -> None:
+    def _item_within_budget(self, owner: str, doc: Document) -> dict[str, Any]:
+        item = to_item(owner, doc)
+        size = item_size(item)
+        if size > self._budget:
+            raise ItemOverBudget(doc.kind, doc.doc_id, size, self._budget)
+        return item
+
+    def create(self, owner: str, doc: Document, *, quota: int | None = None) -> None:
+        item = self._item_within_budget(owner, doc)
+        if doc.quota_holder is not None and quota is not None:
+            self._write_counted(item, doc, lambda ledger, now: ledger.admit(doc.doc_id, doc.counted_until, quota, now))
+            return
         self._put(
-            owner,
+            item,
             doc,
             lambda _: AlreadyExists(doc.kind, doc.doc_id),
             ConditionExpression="attribute_not_exists(#pk)",
@@ -133,26 +147,37 @@ class DynamoDbDocumentStore:
         )
 
     def replace(self, owner: str, doc: Document, expected_version: int) -> None:
+        item = self._item_within_budget(owner, doc)
+        if doc.recount and doc.quota_holder is not None:
+            self._write_counted(
+                item,
+                doc,
+                lambda ledger, now: ledger.recount(doc.doc_id, doc.counted_until, now),
+                expected_version=expected_version,
+            )
+            return
+
         def conflict(exc: ClientError) -> VersionConflict:
             old: Any = exc.response.get("Item")
-            current = _from_item(doc.kind, old) if isinstance(old, dict) else None
+            current = from_item(doc.kind, old) if isinstance(old, dict) else None
             return VersionConflict(doc.kind, doc.doc_id, expected_version, current)
 
         self._put(
-            owner,
+            item,
             doc,
             conflict,
-            ConditionExpression="#v = :expected",
-            ExpressionAttributeNames={"#v": "v"},
-            ExpressionAttributeValues={":expected": {"N": str(expected_version)}},
             # The conflict answer carries the current item, so the caller needs no second read.
             ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            **_version_condition(expected_version),
         )
 
     def _put(
-        self, owner: str, doc: Document, on_conflict: Callable[[ClientError], StoreError], **condition: Any
+        self,
+        item: dict[str, Any],
+        doc: Document,
+        on_conflict: Callable[[ClientError], StoreError],
+        **condition: Any,
     ) -> None:
-        item = _to_item(owner, doc)
         try:
             response = self.client.put_item(
                 TableName=self._table, Item=item, ReturnConsumedCapacity="TOTAL", **condition
@@ -169,13 +194,89 @@ class DynamoDbDocumentStore:
             raise _unavailable(f"saving {doc.kind}", exc, outcome_unknown=lost_answer) from exc
         self._consumed("PutItem", response)
 
+    def _ledger(self, holder: str, kind: str) -> Ledger:
+        try:
+            response = self.client.get_item(
+                TableName=self._table, Key=ledger_key(holder, kind), ConsistentRead=True, ReturnConsumedCapacity="TOTAL"
+            )
+        except (ClientError, BotoCoreError) as exc:
+            raise _unavailable(f"reading the {kind} quota", exc) from exc
+        self._consumed("GetItem", response)
+        item = response.get("Item")
+        if item is None:
+            return Ledger(holder, kind)
+        version, live = ledger_entries(item)
+        return Ledger(holder, kind, version, live)
+
+    def _write_counted(
+        self,
+        item: dict[str, Any],
+        doc: Document,
+        update: Callable[[Ledger, int], Ledger],
+        expected_version: int | None = None,
+    ) -> None:
+        """Write the document and its holder's updated ledger in one transaction, each conditional (the document
+        new or at its version, the ledger at the version read); re-read the ledger if another write moved it."""
+        assert doc.quota_holder is not None
+        if expected_version is None:
+            doc_condition: dict[str, Any] = {
+                "ConditionExpression": "attribute_not_exists(#pk)",
+                "ExpressionAttributeNames": {"#pk": PARTITION_KEY},
+            }
+        else:
+            doc_condition = _version_condition(expected_version)
+        for _ in range(LEDGER_ATTEMPTS):
+            ledger = self._ledger(doc.quota_holder, doc.kind)
+            updated = update(ledger, int(self._clock()))
+            ledger_condition: dict[str, Any] = (
+                {"ConditionExpression": "attribute_not_exists(#pk)", "ExpressionAttributeNames": {"#pk": PARTITION_KEY}}
+                if ledger.version == 0
+                else _version_condition(ledger.version)
+            )
+            puts: list[Any] = [
+                {"Put": {"TableName": self._table, "Item": item, "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}},
+                {"Put": {"TableName": self._table, "Item": ledger_item(updated)}},
+            ]
+            puts[0]["Put"].update(doc_condition)
+            puts[1]["Put"].update(ledger_condition)
+            try:
+                response = self.client.transact_write_items(
+                    TransactItems=puts,
+                    # Makes botocore's retries of this call idempotent: a repeat within 10 minutes is not reapplied.
+                    ClientRequestToken=secrets.token_hex(16),
+                    ReturnConsumedCapacity="TOTAL",
+                )
+            except ClientError as exc:
+                self._consumed("TransactWriteItems", exc.response)
+                if _code(exc) != _CANCELLED:
+                    raise _unavailable(f"saving {doc.kind}", exc, outcome_unknown=_status(exc) >= 500) from exc
+                reasons: list[Any] = list(exc.response.get("CancellationReasons") or [{}, {}])
+                if reasons[0].get("Code") == "ConditionalCheckFailed":
+                    raise self._refused(doc, reasons[0], expected_version) from exc
+                if reasons[1].get("Code") == "ConditionalCheckFailed":
+                    continue  # another write moved the ledger since it was read
+                raise _unavailable(f"saving {doc.kind}", exc) from exc
+            except BotoCoreError as exc:
+                lost_answer = isinstance(exc, ReadTimeoutError | ConnectionClosedError)
+                raise _unavailable(f"saving {doc.kind}", exc, outcome_unknown=lost_answer) from exc
+            self._consumed("TransactWriteItems", response)
+            return
+        raise StoreUnavailable(f"saving {doc.kind} failed: its quota ledger kept changing")
+
+    def _refused(self, doc: Document, reason: dict[str, Any], expected_version: int | None) -> StoreError:
+        if expected_version is None:
+            return AlreadyExists(doc.kind, doc.doc_id)
+        old = reason.get("Item")
+        current = from_item(doc.kind, old) if isinstance(old, dict) else None
+        return VersionConflict(doc.kind, doc.doc_id, expected_version, current)
+
     def newest(self, owner: str, kind: str, limit: int) -> list[Document]:
         try:
             response = self.client.query(
                 TableName=self._table,
                 KeyConditionExpression="#pk = :pk AND begins_with(#sk, :prefix)",
                 ExpressionAttributeNames={"#pk": PARTITION_KEY, "#sk": SORT_KEY},
-                ExpressionAttributeValues={":pk": {"S": _pk(owner)}, ":prefix": {"S": f"{kind.upper()}#"}},
+                ExpressionAttributeValues={":pk": {"S": user_pk(owner)}, ":prefix": {"S": f"{kind.upper()}#"}},
                 ScanIndexForward=False,
                 Limit=limit,
                 ReturnConsumedCapacity="TOTAL",
@@ -183,7 +284,40 @@ class DynamoDbDocumentStore:
         except (ClientError, BotoCoreError) as exc:
             raise _unavailable(f"listing {kind}", exc) from exc
         self._consumed("Query", response)
-        return [_from_item(kind, item) for item in response.get("Items", [])]
+        return [from_item(kind, item) for item in response.get("Items", [])]
+
+    def hit(self, counter: str, window: str, limit: int, expires_at: int) -> bool:
+        try:
+            response = self.client.update_item(
+                TableName=self._table,
+                Key=counter_key(counter, window),
+                UpdateExpression="ADD #n :one SET #ttl = if_not_exists(#ttl, :ttl)",
+                ConditionExpression="attribute_not_exists(#n) OR #n < :limit",
+                ExpressionAttributeNames={"#n": "n", "#ttl": TTL_ATTRIBUTE},
+                ExpressionAttributeValues={
+                    ":one": {"N": "1"},
+                    ":limit": {"N": str(limit)},
+                    ":ttl": {"N": str(expires_at)},
+                },
+                ReturnConsumedCapacity="TOTAL",
+            )
+        except ClientError as exc:
+            self._consumed("UpdateItem", exc.response)
+            if _code(exc) == _CONFLICT:
+                return False
+            raise _unavailable("counting calls", exc) from exc
+        except BotoCoreError as exc:
+            raise _unavailable("counting calls", exc) from exc
+        self._consumed("UpdateItem", response)
+        return True
+
+
+def _version_condition(expected_version: int) -> dict[str, Any]:
+    return {
+        "ConditionExpression": "#v = :expected",
+        "ExpressionAttributeNames": {"#v": "v"},
+        "ExpressionAttributeValues": {":expected": {"N": str(expected_version)}},
+    }
 
 
 def _code(exc: ClientError) -> str:

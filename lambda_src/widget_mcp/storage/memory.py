@@ -1,36 +1,63 @@
-"""In-memory DocumentStore for tests and demos: the same contract as the DynamoDB adapter, in one process."""
+"""In-memory DocumentStore for tests and demos: the same contract as the DynamoDB adapter, in one process.
+
+Items are sized by the DynamoDB layout and rule (items.py), so the item budget refuses the same writes here.
+"""
 
 from __future__ import annotations
 
 import copy
 import threading
+import time
+from collections.abc import Callable
 
-from widget_mcp.storage.documents import AlreadyExists, Document, VersionConflict
+from widget_mcp.storage.documents import AlreadyExists, Document, ItemOverBudget, VersionConflict
+from widget_mcp.storage.items import DYNAMODB_ITEM_LIMIT, item_size, to_item
+from widget_mcp.storage.ledger import Ledger
 
 
 class InMemoryDocumentStore:
-    def __init__(self) -> None:
+    def __init__(self, *, max_item_bytes: int = DYNAMODB_ITEM_LIMIT, clock: Callable[[], float] = time.time) -> None:
         self._items: dict[tuple[str, str, str], Document] = {}
+        self._ledgers: dict[tuple[str, str], Ledger] = {}
+        self._counters: dict[tuple[str, str], tuple[int, int]] = {}
         self._lock = threading.Lock()
+        self._budget = max_item_bytes
+        self._clock = clock
+
+    def _check_budget(self, owner: str, doc: Document) -> None:
+        size = item_size(to_item(owner, doc))
+        if size > self._budget:
+            raise ItemOverBudget(doc.kind, doc.doc_id, size, self._budget)
 
     def get(self, owner: str, kind: str, doc_id: str) -> Document | None:
         with self._lock:
             doc = self._items.get((owner, kind, doc_id))
         return copy.deepcopy(doc)
 
-    def create(self, owner: str, doc: Document) -> None:
+    def create(self, owner: str, doc: Document, *, quota: int | None = None) -> None:
+        self._check_budget(owner, doc)
         key = (owner, doc.kind, doc.doc_id)
         with self._lock:
             if key in self._items:
                 raise AlreadyExists(doc.kind, doc.doc_id)
+            if doc.quota_holder is not None and quota is not None:
+                ledger_key = (doc.quota_holder, doc.kind)
+                ledger = self._ledgers.get(ledger_key, Ledger(doc.quota_holder, doc.kind))
+                now = int(self._clock())
+                self._ledgers[ledger_key] = ledger.admit(doc.doc_id, doc.counted_until, quota, now)
             self._items[key] = copy.deepcopy(doc)
 
     def replace(self, owner: str, doc: Document, expected_version: int) -> None:
+        self._check_budget(owner, doc)
         key = (owner, doc.kind, doc.doc_id)
         with self._lock:
             current = self._items.get(key)
             if current is None or current.version != expected_version:
                 raise VersionConflict(doc.kind, doc.doc_id, expected_version, copy.deepcopy(current))
+            if doc.recount and doc.quota_holder is not None:
+                ledger_key = (doc.quota_holder, doc.kind)
+                ledger = self._ledgers.get(ledger_key, Ledger(doc.quota_holder, doc.kind))
+                self._ledgers[ledger_key] = ledger.recount(doc.doc_id, doc.counted_until, int(self._clock()))
             self._items[key] = copy.deepcopy(doc)
 
     def newest(self, owner: str, kind: str, limit: int) -> list[Document]:
@@ -38,3 +65,16 @@ class InMemoryDocumentStore:
             docs = [d for (o, k, _), d in self._items.items() if o == owner and k == kind]
         docs.sort(key=lambda d: d.doc_id, reverse=True)
         return copy.deepcopy(docs[:limit])
+
+    def hit(self, counter: str, window: str, limit: int, expires_at: int) -> bool:
+        key = (counter, window)
+        now = int(self._clock())
+        with self._lock:
+            count, _ = self._counters.get(key, (0, expires_at))
+            if count >= limit:
+                return False
+            self._counters[key] = (count + 1, expires_at)
+            # Windows past their expiry go, as DynamoDB's TTL would take them.
+            for stale in [k for k, (_, until) in self._counters.items() if until <= now]:
+                del self._counters[stale]
+        return True
