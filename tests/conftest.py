@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from widget_mcp.local.aws_env import isolate_from_user_aws
 from widget_mcp.settings import Settings
@@ -13,6 +15,14 @@ isolate_from_user_aws(moto_keys=False)
 
 TEST_HOST = "abc123.execute-api.eu-west-1.amazonaws.com"
 WIDGET_BASE = "https://d111111abcdef8.cloudfront.net/widgets"
+
+# The suite's shared servers (the Lambda handler module, the browser layer's `make dev`, the soak's) serve every test
+# from one address and a handful of users, so the per-caller limits are set as high as the settings allow: one
+# test's calls never use up another's allowance, and every call still goes through the counters and the quota
+# ledgers. The limits themselves are tested where they are set low (tests/functional/test_caller_limits.py).
+SHARED_SERVER_LIMITS = {"RATE_LIMIT_CALLS": "1000000", "QUOTA_LIVE_GAMES": "1000", "QUOTA_LIVE_FORMS": "1000"}
+for _name, _value in SHARED_SERVER_LIMITS.items():
+    os.environ.setdefault(_name, _value)
 
 
 @pytest.fixture

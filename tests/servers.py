@@ -15,7 +15,9 @@ from widget_mcp.local.aws import free_port
 @contextmanager
 def serve(app: FastAPI, *, timeout: float = 10.0, log_level: str = "warning") -> Iterator[str]:
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level=log_level, lifespan="off"))
+    # As make dev serves (widget_mcp.local.serve): the connection's address is the client's, whatever headers say.
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level=log_level, lifespan="off", proxy_headers=False)
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout

@@ -60,7 +60,9 @@ class McpAsgi:
         except _BodyTooLarge:
             await _send(self._endpoint.oversized(headers), send)
             return
-        reply = await self._endpoint.handle(method, headers, body, headers.get("x-request-id"))
+        client = scope.get("client")
+        peer = client[0] if client else None
+        reply = await self._endpoint.handle(method, headers, body, headers.get("x-request-id"), peer)
         await _send(reply, send)
 
 

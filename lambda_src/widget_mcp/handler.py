@@ -79,7 +79,7 @@ def _handle(event: dict[str, Any], context: Any, log_keys: Mapping[str, Any] = M
             return _bad_request()
         return response
     # Refusals and cached answers come back at once; only what the server must serve runs on the loop.
-    reply = core.endpoint.begin(request.method, request.headers, request.body, request.request_id)
+    reply = core.endpoint.begin(request.method, request.headers, request.body, request.request_id, request.source_ip)
     if not isinstance(reply, HttpReply):
         reply = _loop.run_until_complete(reply)
     return to_response(reply, request.version)

@@ -27,6 +27,7 @@ import widget_mcp
 from widget_mcp.settings import Settings
 from widget_mcp.toolkit.bundles import BundleManifest
 from widget_mcp.toolkit.errors import CatalogError
+from widget_mcp.toolkit.limits import CallLimiter
 from widget_mcp.toolkit.runtime import CallObserver, TemplateSettings, ToolRuntime
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook
 from widget_mcp.toolkit.widgets import APP_MIME_TYPE
@@ -54,7 +55,12 @@ INSTRUCTIONS = (
 
 
 def build_runtime(
-    settings: Settings, books: Iterable[ToolBook], *, observer: CallObserver | None = None, sync_in_thread: bool = False
+    settings: Settings,
+    books: Iterable[ToolBook],
+    *,
+    observer: CallObserver | None = None,
+    sync_in_thread: bool = False,
+    limiter: CallLimiter | None = None,
 ) -> ToolRuntime:
     sign_in = SignInDeclaration(settings.oauth_scope_prefix) if settings.auth_mode == "oauth" else None
     manifest = BundleManifest.load(Path(settings.widget_manifest) if settings.widget_manifest else None)
@@ -69,6 +75,7 @@ def build_runtime(
         sync_in_thread=sync_in_thread,
         sign_in=sign_in,
         anonymous_state=settings.anonymous_state,
+        limiter=limiter,
     )
 
 
@@ -105,6 +112,7 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
             info.request_id if info else None,
             subject=info.subject if info else None,
             host_subject=info.host_subject if info else None,
+            source=info.source if info else None,
         )
         result["resultType"] = COMPLETE
         return result

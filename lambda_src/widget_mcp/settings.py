@@ -52,6 +52,18 @@ class Settings(BaseModel):
     # schema when the form is asked); past either, too_complex. A step costs a few microseconds at worst.
     forms_max_check_steps: int = Field(default=100_000, ge=1_000, le=2_000_000)
     forms_max_value_steps: int = Field(default=10_000, ge=100, le=2_000_000)
+    # Limits every caller meets (README, "Settings"; SECURITY.md for the cost they bound). The budget of one
+    # stored game or form, in DynamoDB's item bytes (DynamoDB's own limit is 400 KB).
+    max_item_bytes: int = Field(default=64 * 1024, ge=4 * 1024, le=400 * 1024)
+    # Live games and forms each principal may keep (callers without identity: per source address).
+    quota_live_games: int = Field(default=100, ge=1, le=1000)
+    quota_live_forms: int = Field(default=100, ge=1, le=1000)
+    # Calls of tools that use stored state, per caller and window; 0 turns the limit off.
+    rate_limit_calls: int = Field(default=120, ge=0, le=1_000_000)
+    rate_limit_window_seconds: int = Field(default=60, ge=1, le=3600)
+    # Proxies in front of the endpoint that append the client's address to X-Forwarded-For (CloudFront before
+    # API Gateway is one); 0 trusts the header never and takes the connection's address.
+    trusted_proxy_hops: int = Field(default=0, ge=0, le=5)
     # Sign-in (README, "OAuth sign-in"): with `oauth`, tools that keep state need a verified access token.
     auth_mode: Literal["none", "oauth"] = "none"
     oauth_issuer: str | None = None

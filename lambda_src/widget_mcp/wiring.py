@@ -16,6 +16,7 @@ from widget_mcp.server import build_runtime, build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import DocumentStore
 from widget_mcp.toolkit.call import ToolCall
+from widget_mcp.toolkit.limits import CallLimiter, RateLimit
 from widget_mcp.toolkit.runtime import CallObserver, ToolRuntime
 from widget_mcp.toolkit.tools import ToolBook, WarmUp
 from widget_mcp.transport.endpoint import McpEndpoint
@@ -90,10 +91,18 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
     if store is None:
         from widget_mcp.storage.dynamodb import DynamoDbDocumentStore, default_client
 
-        store = DynamoDbDocumentStore(default_client, settings.table_name, on_capacity=telemetry.capacity)
+        store = DynamoDbDocumentStore(
+            default_client,
+            settings.table_name,
+            on_capacity=telemetry.capacity,
+            max_item_bytes=settings.max_item_bytes,
+        )
     calls = MutableObserver(telemetry)
     books = build_books(settings, store)
-    runtime = build_runtime(settings, books, observer=calls, sync_in_thread=concurrent)
+    limiter = None
+    if settings.rate_limit_calls > 0:
+        limiter = CallLimiter(store, RateLimit(settings.rate_limit_calls, settings.rate_limit_window_seconds))
+    runtime = build_runtime(settings, books, observer=calls, sync_in_thread=concurrent, limiter=limiter)
     sign_in = None
     if settings.auth_mode == "oauth":
         from widget_mcp.auth.setup import build_sign_in
@@ -114,6 +123,7 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
             runtime.widget_callable,
             sign_in=sign_in is not None,
         ),
+        trusted_proxy_hops=settings.trusted_proxy_hops,
     )
     warm_ups = tuple(b.warm_up for b in books if b.warm_up is not None and b.warm_up[0] in runtime.tools)
     return Core(settings, obs, runtime, endpoint, store, sign_in, calls, warm_ups)

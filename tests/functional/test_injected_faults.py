@@ -139,7 +139,7 @@ async def test_a_move_whose_save_keeps_failing_is_retried_by_botocore_up_to_its_
         failed = await client.call_tool("chess_move", {"gameId": game_id, "move": "e4", "expectedPly": 0}, meta=ALICE)
 
         assert whole(failed) == unavailable("chess_move", outcome_unknown=fault.name in OUTCOME_UNKNOWN_ON_WRITE)
-        assert faults.attempts == {"GetItem": 1, "PutItem": MAX_ATTEMPTS}
+        assert faults.attempts == {"UpdateItem": 1, "GetItem": 1, "PutItem": MAX_ATTEMPTS}
         assert_botocore_backed_off(backoff, fault)
         assert await shown(client, game_id) == {"ply": 0, "history": []}
         faults.clear()
@@ -167,7 +167,7 @@ async def test_a_read_that_keeps_failing_answers_a_retryable_error_after_the_con
         failed = await client.call_tool(tool, args, meta=ALICE)
 
         assert whole(failed) == unavailable(tool)
-        assert faults.attempts == {operation: MAX_ATTEMPTS}
+        assert faults.attempts == {"UpdateItem": 1, operation: MAX_ATTEMPTS}
         assert_botocore_backed_off(backoff, fault)
         faults.clear()
         assert not (await client.call_tool(tool, args, meta=ALICE)).is_error
@@ -204,7 +204,7 @@ async def test_a_throttled_save_that_clears_on_a_retry_succeeds_without_the_call
         moved = await client.call_tool("chess_move", {"gameId": game_id, "move": "d4", "expectedPly": 0}, meta=ALICE)
 
         assert (moved.is_error, structured(moved)["ply"]) == (False, 1)
-        assert faults.attempts == {"GetItem": 1, "PutItem": 2}
+        assert faults.attempts == {"UpdateItem": 1, "GetItem": 1, "PutItem": 2}
         assert_botocore_backed_off(backoff, THROTTLING, retries=1)
 
 
@@ -224,7 +224,7 @@ async def test_a_conditional_check_failure_is_not_retried_and_answers_conflict_w
         assert error_of(lost)["code"] == "conflict"
         assert "retryable" not in error_of(lost)  # retry only after looking at the new position
         assert (structured(lost)["ply"], structured(lost)["lastMove"]["san"]) == (1, "d4")
-        assert faults.attempts == {"GetItem": 1, "PutItem": 1}
+        assert faults.attempts == {"UpdateItem": 1, "GetItem": 1, "PutItem": 1}
         assert backoff == []
         assert await shown(client, game_id) == {"ply": 1, "history": ["d4"]}
 
@@ -250,35 +250,43 @@ async def test_a_new_game_whose_save_answer_was_lost_is_created_once_and_reporte
     client: Client, faults: FaultInjector, backoff: list[float]
 ) -> None:
     async with client:
-        faults.plan("PutItem", answer_lost, times=1)
+        faults.plan("TransactWriteItems", answer_lost, times=1)  # the game and its count, written together
 
         started = await client.call_tool("chess_new_game", {}, meta={"openai/subject": "lost-answer"})
 
         assert not started.is_error, started.content
-        assert faults.attempts["PutItem"] == 2
+        assert faults.attempts["TransactWriteItems"] == 2
         listed = await client.call_tool("chess_list_games", {}, meta={"openai/subject": "lost-answer"})
         assert [g["gameId"] for g in structured(listed)["games"]] == [structured(started)["gameId"]]
 
 
 @pytest.mark.parametrize(
-    ("tool", "args"),
+    ("tool", "args", "writes"),
     [
-        ("chess_move", {"move": "e4"}),  # without expectedPly: only the store can tell the write was its own
-        ("chess_resign", {}),
+        # Without expectedPly: only the store can tell the write was its own.
+        ("chess_move", {"move": "e4"}, {"GetItem": 1, "PutItem": 2}),
+        # The game ends, so its count against the quota moves to its shorter expiry: the game and the ledger are
+        # read, then written in one transaction.
+        ("chess_resign", {}, {"GetItem": 2, "TransactWriteItems": 2}),
     ],
 )
 async def test_a_game_change_whose_save_answer_was_lost_is_applied_once_and_reported_applied(
-    client: Client, faults: FaultInjector, backoff: list[float], tool: str, args: dict[str, Any]
+    client: Client,
+    faults: FaultInjector,
+    backoff: list[float],
+    tool: str,
+    args: dict[str, Any],
+    writes: dict[str, int],
 ) -> None:
     async with client:
         game_id = await new_game(client)
         faults.clear()
-        faults.plan("PutItem", answer_lost, times=1)
+        faults.plan(next(op for op in writes if op != "GetItem"), answer_lost, times=1)
 
         changed = await client.call_tool(tool, {"gameId": game_id, **args}, meta=ALICE)
 
         assert not changed.is_error, changed.content
-        assert faults.attempts == {"GetItem": 1, "PutItem": 2}
+        assert faults.attempts == {"UpdateItem": 1, **writes}
         again = await client.call_tool("chess_show_game", {"gameId": game_id}, meta=ALICE)
         assert structured(again) == structured(changed)
 
@@ -295,3 +303,37 @@ async def test_a_form_answer_whose_save_answer_was_lost_is_stored_once_and_repor
 
         assert (answered.is_error, structured(answered)["data"]) == (False, {"name": "Ada"})
         assert faults.attempts["PutItem"] == 2
+
+
+@pytest.mark.parametrize("fault", [THROTTLING, SERVICE_UNAVAILABLE], ids=lambda f: f.name)
+async def test_a_new_game_whose_write_keeps_failing_stores_neither_the_game_nor_its_count(
+    client: Client, faults: FaultInjector, backoff: list[float], fault: Fault, moto_url: str
+) -> None:
+    caller = {"openai/subject": f"never-stored-{fault.name}"}
+    async with client:
+        faults.plan("TransactWriteItems", fault.action)
+
+        failed = await client.call_tool("chess_new_game", {}, meta=caller)
+
+        assert structured(failed)["error"]["code"] == "service_unavailable"
+        assert faults.attempts["TransactWriteItems"] == MAX_ATTEMPTS
+        items = client_for(moto_url).scan(TableName=TABLE)["Items"]
+        key = f"openai:{caller['openai/subject']}"
+        mine = {(item["pk"]["S"], item["sk"]["S"].split("#")[0]) for item in items if item["pk"]["S"].endswith(key)}
+        assert mine == {(f"LIMIT#{key}", "RATE")}  # the call was counted; no game, no count against the quota
+        faults.clear()
+        assert not (await client.call_tool("chess_new_game", {}, meta=caller)).is_error
+
+
+async def test_a_rate_counter_that_cannot_be_reached_answers_a_retryable_error_before_reading_anything(
+    client: Client, faults: FaultInjector, backoff: list[float]
+) -> None:
+    async with client:
+        game_id = await new_game(client)
+        faults.clear()
+        faults.plan("UpdateItem", THROTTLING.action)
+
+        failed = await client.call_tool("chess_show_game", {"gameId": game_id}, meta=ALICE)
+
+        assert whole(failed) == unavailable("chess_show_game")
+        assert faults.attempts == {"UpdateItem": MAX_ATTEMPTS}

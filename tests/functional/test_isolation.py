@@ -63,8 +63,11 @@ def wire(result: CallToolResult, doc_id: str) -> str:
 
 
 def table_items(dynamodb: Any) -> list[dict[str, Any]]:
+    """Every user's and capability's state; not the `LIMIT#` items, where each call counts against its caller's
+    own rate limit (and creates against its quota)."""
     items = dynamodb.scan(TableName=TABLE, ConsistentRead=True)["Items"]
-    return sorted(items, key=lambda item: (item["pk"]["S"], item["sk"]["S"]))
+    state = [item for item in items if item["pk"]["S"].startswith("USER#")]
+    return sorted(state, key=lambda item: (item["pk"]["S"], item["sk"]["S"]))
 
 
 async def things_of(client: Client, meta: dict[str, Any] | None) -> tuple[str, str]:

@@ -92,3 +92,17 @@ def test_a_lone_surrogate_in_an_event_body_becomes_bytes_the_json_decoder_refuse
 def test_an_event_that_is_not_an_object_is_refused() -> None:
     with pytest.raises(EventError):
         parse_event(["version", "2.0"])
+
+
+def test_the_source_ip_is_read_from_the_request_context_of_either_event_format() -> None:
+    v2 = {
+        "version": "2.0",
+        "rawPath": "/mcp",
+        "requestContext": {"http": {"method": "POST", "sourceIp": "203.0.113.9"}},
+    }
+    v1 = {"httpMethod": "POST", "path": "/mcp", "requestContext": {"identity": {"sourceIp": "198.51.100.7"}}}
+    forged = {**v2, "headers": {"X-Forwarded-For": "192.0.2.1"}, "requestContext": {"http": {"method": "POST"}}}
+
+    assert parse_event(v2).source_ip == "203.0.113.9"
+    assert parse_event(v1).source_ip == "198.51.100.7"
+    assert parse_event(forged).source_ip is None

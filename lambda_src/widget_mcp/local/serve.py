@@ -152,7 +152,8 @@ def build_server(
 
 
 def _config(app: ASGIApp, options: ServeOptions) -> uvicorn.Config:
-    # No lifespan: there is no per-process state to set up.
+    # No lifespan: there is no per-process state to set up. No proxy headers: uvicorn would otherwise take the client
+    # address from X-Forwarded-For on any loopback connection; TRUSTED_PROXY_HOPS alone decides whether it counts.
     return uvicorn.Config(
         app,
         host=options.host,
@@ -160,6 +161,7 @@ def _config(app: ASGIApp, options: ServeOptions) -> uvicorn.Config:
         log_level="warning",
         lifespan="off",
         timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
+        proxy_headers=False,
     )
 
 

@@ -252,6 +252,8 @@ class DynamoDbDocumentStore:
                     raise _unavailable(f"saving {doc.kind}", exc, outcome_unknown=_status(exc) >= 500) from exc
                 reasons: list[Any] = list(exc.response.get("CancellationReasons") or [{}, {}])
                 if reasons[0].get("Code") == "ConditionalCheckFailed":
+                    if _retried(exc) and reasons[0].get("Item") == item:
+                        return  # botocore retried a transaction whose answer was lost: it had landed, whole
                     raise self._refused(doc, reasons[0], expected_version) from exc
                 if reasons[1].get("Code") == "ConditionalCheckFailed":
                     continue  # another write moved the ledger since it was read
@@ -328,11 +330,14 @@ def _status(exc: ClientError) -> int:
     return int(exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0)
 
 
+def _retried(exc: ClientError) -> bool:
+    return int(exc.response.get("ResponseMetadata", {}).get("RetryAttempts") or 0) > 0
+
+
 def _own_earlier_attempt(exc: ClientError, item: dict[str, Any]) -> bool:
     """Whether the condition failed only because botocore retried a put whose answer was lost: the stored item
     is byte for byte the one this call writes (its version and timestamps included)."""
-    retried = int(exc.response.get("ResponseMetadata", {}).get("RetryAttempts") or 0) > 0
-    return retried and exc.response.get("Item") == item
+    return _retried(exc) and exc.response.get("Item") == item
 
 
 def _unavailable(action: str, exc: Exception, *, outcome_unknown: bool = False) -> StoreUnavailable:

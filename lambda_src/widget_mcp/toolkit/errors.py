@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel
@@ -83,3 +84,47 @@ class CatalogError(ValueError):
         self.kind = kind
         self.subject = subject
         self.message = message
+
+
+class TooLarge(ToolError):
+    """What a call would store exceeds the item budget (MAX_ITEM_BYTES); nothing was written."""
+
+    code = "too_large"
+
+    def __init__(self, what: str, size: int, budget: int, advice: str) -> None:
+        super().__init__(
+            f"This {what} would take {size:,} bytes to store, over the {budget:,}-byte limit for one stored item; "
+            f"nothing was saved. {advice}",
+            details={"size": size, "budget": budget},
+        )
+
+
+class QuotaExceeded(ToolError):
+    """The caller already keeps as many live games or forms as one principal may (QUOTA_LIVE_*); nothing was
+    written. `frees_at` (epoch seconds) is when the oldest stops counting."""
+
+    code = "quota_exceeded"
+
+    def __init__(self, what: str, limit: int, frees_at: int) -> None:
+        when = datetime.fromtimestamp(frees_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
+        super().__init__(
+            f"You already keep {limit} {what}, the most one user may keep at once (callers without sign-in count "
+            f"per network address). The oldest expires by {when}; until then, continue an existing one.",
+            details={"limit": limit, "freesAt": frees_at},
+        )
+
+
+class RateLimited(ToolError):
+    """The caller made more calls of tools that use stored state than its rate limit allows in this window
+    (RATE_LIMIT_CALLS per RATE_LIMIT_WINDOW_SECONDS); nothing was read or written. `retry_after` is in seconds."""
+
+    code = "rate_limited"
+    retryable = True
+
+    def __init__(self, calls: int, window_seconds: int, retry_after: int) -> None:
+        super().__init__(
+            f"Too many calls: at most {calls} calls that use stored state are allowed per {window_seconds} s from "
+            f"one user (callers without sign-in count per network address). Try again in {retry_after} s.",
+            details={"retryAfter": retry_after},
+        )
+        self.retry_after = retry_after

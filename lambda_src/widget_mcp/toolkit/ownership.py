@@ -29,11 +29,24 @@ def capability_id() -> str:
     return secrets.token_urlsafe(CAPABILITY_BYTES)
 
 
+def caller_key(principal: Principal, source: str | None) -> str:
+    """Who per-caller limits count: an identified principal by its key, a caller without identity by its source
+    address (it can mint capability ids at will, but not addresses)."""
+    return principal.key if not principal.is_anonymous else f"source:{source or 'unknown'}"
+
+
 @dataclass(frozen=True, slots=True)
 class StateOwner:
-    """`user_key` is the principal's key; None for a caller without identity, who holds capability ids."""
+    """`user_key` is the principal's key; None for a caller without identity, who holds capability ids and is
+    counted by its `source` address."""
 
     user_key: str | None
+    source: str | None = None
+
+    @property
+    def quota_holder(self) -> str:
+        """Whose quota of live state a new game or form counts against."""
+        return self.user_key if self.user_key is not None else f"source:{self.source or 'unknown'}"
 
     @property
     def by_capability(self) -> bool:
@@ -51,10 +64,12 @@ class StateOwner:
         return _CAPABILITY_PARTITION + doc_id
 
 
-def state_owner(principal: Principal, anonymous_state: AnonymousState, what: str) -> StateOwner:
+def state_owner(
+    principal: Principal, anonymous_state: AnonymousState, what: str, source: str | None = None
+) -> StateOwner:
     """The owner of the state a call touches; raises IdentityRequired when anonymous state is refused."""
     if not principal.is_anonymous:
         return StateOwner(principal.key)
     if anonymous_state == "capability":
-        return StateOwner(None)
+        return StateOwner(None, source)
     raise IdentityRequired(what)

@@ -15,6 +15,7 @@ from widget_mcp.toolkit.call import ToolCall
 from widget_mcp.toolkit.catalog import Catalog
 from widget_mcp.toolkit.errors import DeclarationError
 from widget_mcp.toolkit.failures import InvalidArguments, error_result
+from widget_mcp.toolkit.limits import CallLimiter
 from widget_mcp.toolkit.ownership import AnonymousState
 from widget_mcp.toolkit.principal import resolve_principal
 from widget_mcp.toolkit.results import ToolResult
@@ -58,8 +59,10 @@ class ToolRuntime:
         sync_in_thread: bool = False,
         sign_in: SignInDeclaration | None = None,
         anonymous_state: AnonymousState = "capability",
+        limiter: CallLimiter | None = None,
     ) -> None:
         books = list(books)
+        self.limiter = limiter
         self.tools: dict[str, ToolSpec] = {}
         for book in books:
             for name, spec in book.tools.items():
@@ -141,8 +144,12 @@ class ToolRuntime:
         request_id: str | None = None,
         subject: str | None = None,
         host_subject: str | None = None,
+        source: str | None = None,
     ) -> dict[str, Any]:
         """Run one tool call and return the wire result. Never raises for tool-level failures.
+
+        `source`: the caller's address (transport/client_address.py), which per-caller limits count a caller
+        without identity by.
 
         `name` must be one of `self.tools`: an unknown tool is a protocol error, the server's to answer.
         """
@@ -156,6 +163,8 @@ class ToolRuntime:
             request_meta=meta or {},
             request_id=request_id,
             anonymous_state=self.anonymous_state,
+            source=source,
+            limiter=self.limiter,
         )
         self._observer.started(name, call)
         error_code: str | None = None

@@ -52,6 +52,7 @@ from pydantic import ValidationError
 
 from widget_mcp.auth.gate import Refused, SignInGate
 from widget_mcp.transport.answer_cache import AnswerCache, Key, encode, reply_body
+from widget_mcp.transport.client_address import client_address
 from widget_mcp.transport.dispatch_context import SingleExchangeContext, envelope_connection
 from widget_mcp.transport.guards import (
     CorsPolicy,
@@ -93,6 +94,8 @@ class RequestInfo:
     subject: str | None = None
     # The user a host vouched for with a valid host token (`<host>/<user id>`), when sign-in is off.
     host_subject: str | None = None
+    # The caller's address as per-source limits count it (client_address.py); None when unknown (in-process).
+    source: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +111,7 @@ class _Exchange:
     version: str
     client_info: Any = None
     client_capabilities: Any = None
+    peer: str | None = None
 
 
 Pending = Coroutine[Any, Any, HttpReply]
@@ -137,6 +141,19 @@ def _challenge(rid: Any, refused: Refused) -> HttpReply:
         return HttpReply(200, json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}).encode())
     body = _error_body(rid, INVALID_REQUEST, refused.description, {"error": refused.code})
     return HttpReply(refused.status, body, (*JSON_HEADERS, ("www-authenticate", refused.www_authenticate)))
+
+
+def _retry_after(result: dict[str, Any]) -> str | None:
+    """A tool error that says when to try again (`_meta.error.retryAfter`, in seconds: `rate_limited`) says it in
+    HTTP's own terms too, for proxies, gateways and clients that read the header."""
+    if result.get("isError") is not True:
+        return None
+    meta = result.get("_meta")
+    error = meta.get("error") if isinstance(meta, dict) else None
+    seconds = error.get("retryAfter") if isinstance(error, dict) else None
+    if isinstance(seconds, int) and not isinstance(seconds, bool) and seconds >= 0:
+        return str(seconds)
+    return None
 
 
 def _valid_id(value: Any) -> TypeGuard[str | int]:
@@ -184,6 +201,7 @@ class McpEndpoint:
         host_identity: HostIdentity | None = None,
         max_batch_messages: int = DEFAULT_MAX_BATCH_MESSAGES,
         fixed_resource: Callable[[object], bool] | None = None,
+        trusted_proxy_hops: int = 0,
     ) -> None:
         """`answer_cache`: answer the read-only methods from the server's earlier answers (answer_cache.py); the
         server's answers to them must then stay the same while the process lives. `fixed_resource(uri)`: whether
@@ -193,7 +211,11 @@ class McpEndpoint:
         loop, no worker thread); those calls are served without an event loop.
 
         `max_batch_messages`: the most messages a JSON-RPC batch (2025-03-26 and older) may hold; of them, one
-        `tools/call` is served (each may take a request's worth of work), the others get an error."""
+        `tools/call` is served (each may take a request's worth of work), the others get an error.
+
+        `trusted_proxy_hops`: how many proxies in front append the client's address to X-Forwarded-For (0: the
+        header is never read, the connection's peer is the caller)."""
+        self._proxy_hops = trusted_proxy_hops
         self._server = server
         self._inline_tools = inline_tools
         self._fixed_resource = fixed_resource
@@ -216,20 +238,31 @@ class McpEndpoint:
         return _transport_error(413, INVALID_REQUEST, f"Request body exceeds {self._max_body} bytes")
 
     def begin(
-        self, method: str, headers: Mapping[str, str], body: bytes, request_id: str | None = None
+        self,
+        method: str,
+        headers: Mapping[str, str],
+        body: bytes,
+        request_id: str | None = None,
+        peer: str | None = None,
     ) -> HttpReply | Pending:
         """The reply at once when no event loop is needed (a guard's refusal, a notification, a cached answer),
-        else the coroutine that serves the request. `headers` must have lower-case names."""
-        reply = self._handle(method, headers, body, request_id)
+        else the coroutine that serves the request. `headers` must have lower-case names; `peer` is the address
+        the request came from (API Gateway's sourceIp, the ASGI client)."""
+        reply = self._handle(method, headers, body, request_id, peer)
         if isinstance(reply, HttpReply):
             return self._for_browser(reply, headers)
         return self._browser_reply(reply, headers)
 
     async def handle(
-        self, method: str, headers: Mapping[str, str], body: bytes, request_id: str | None = None
+        self,
+        method: str,
+        headers: Mapping[str, str],
+        body: bytes,
+        request_id: str | None = None,
+        peer: str | None = None,
     ) -> HttpReply:
         """`headers` must have lower-case names."""
-        reply = self.begin(method, headers, body, request_id)
+        reply = self.begin(method, headers, body, request_id, peer)
         return reply if isinstance(reply, HttpReply) else await reply
 
     def forget_answers(self) -> None:
@@ -251,7 +284,7 @@ class McpEndpoint:
         return origin == OPAQUE_ORIGIN and self._host.serves_opaque_origin
 
     def _handle(
-        self, method: str, headers: Mapping[str, str], body: bytes, request_id: str | None
+        self, method: str, headers: Mapping[str, str], body: bytes, request_id: str | None, peer: str | None
     ) -> HttpReply | Pending:
         if method not in ("POST", "OPTIONS"):
             return _not_allowed()
@@ -289,12 +322,18 @@ class McpEndpoint:
         if header_version is not None and header_version not in SUPPORTED_PROTOCOL_VERSIONS:
             return _unsupported_version(decoded, header_version)
         if isinstance(decoded, list):
-            return self._batch(decoded, headers, request_id)
-        answer = self._message(decoded, headers, request_id)
+            return self._batch(decoded, headers, request_id, peer)
+        answer = self._message(decoded, headers, request_id, peer)
         return _accepted() if answer is None else answer
 
     def _message(
-        self, message: Any, headers: Mapping[str, str], http_request_id: str | None, *, batched: bool = False
+        self,
+        message: Any,
+        headers: Mapping[str, str],
+        http_request_id: str | None,
+        peer: str | None,
+        *,
+        batched: bool = False,
     ) -> Answer:
         """One JSON-RPC message, alone in its POST or one of a batch's."""
         if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
@@ -304,7 +343,7 @@ class McpEndpoint:
         if "id" not in message:
             # A notification: nothing to act on in a stateless exchange, and it gets no JSON-RPC reply.
             return None
-        return self._request(message, headers, http_request_id, batched=batched)
+        return self._request(message, headers, http_request_id, peer, batched=batched)
 
     @staticmethod
     def _client_response(message: dict[str, Any], headers: Mapping[str, str]) -> HttpReply | None:
@@ -333,7 +372,7 @@ class McpEndpoint:
         return None
 
     def _batch(
-        self, messages: list[Any], headers: Mapping[str, str], http_request_id: str | None
+        self, messages: list[Any], headers: Mapping[str, str], http_request_id: str | None, peer: str | None
     ) -> HttpReply | Pending:
         """A JSON-RPC batch (2025-03-26 and older): each message served in order as if posted alone, but for any
         `tools/call` after the first, which gets an error; the replies to its requests as one JSON array, 202 if it
@@ -358,7 +397,7 @@ class McpEndpoint:
             if position > first_call and _tool_call(message):
                 # Each call may take the work one request is allowed: a second would double what one POST costs.
                 return HttpReply(200, _error_body(message["id"], INVALID_REQUEST, ONE_CALL_PER_BATCH))
-            return self._message(message, headers, http_request_id, batched=True)
+            return self._message(message, headers, http_request_id, peer, batched=True)
 
         answers = (answer_to(position, message) for position, message in enumerate(messages))
         replies: list[HttpReply] = []
@@ -386,6 +425,7 @@ class McpEndpoint:
         message: dict[str, Any],
         headers: Mapping[str, str],
         http_request_id: str | None,
+        peer: str | None,
         *,
         batched: bool = False,
     ) -> HttpReply | Pending:
@@ -436,10 +476,13 @@ class McpEndpoint:
                 version=verdict.protocol_version,
                 client_info=verdict.client_info,
                 client_capabilities=verdict.client_capabilities,
+                peer=peer,
             )
         else:
             version = header_version or DEFAULT_NEGOTIATED_VERSION
-            exchange = _Exchange(rid, method, params, headers, http_request_id, modern=False, version=version)
+            exchange = _Exchange(
+                rid, method, params, headers, http_request_id, modern=False, version=version, peer=peer
+            )
 
         host = self._host.admit(headers, method, params)
         if isinstance(host, HostRefusal):
@@ -505,12 +548,17 @@ class McpEndpoint:
         self, exchange: _Exchange, subject: str | None, key: Key | None, host_subject: str | None = None
     ) -> HttpReply | Pending:
         connection = envelope_connection(exchange.version, exchange.client_info, exchange.client_capabilities)
+        source = client_address(exchange.peer, exchange.headers, self._proxy_hops)
         dctx = SingleExchangeContext(
             transport=TransportContext(kind="streamable-http", can_send_request=False, headers=exchange.headers),
             request_id=exchange.rid,
             message_metadata=ServerMessageMetadata(
                 request_context=RequestInfo(
-                    exchange.headers, exchange.http_request_id, subject=subject, host_subject=host_subject
+                    exchange.headers,
+                    exchange.http_request_id,
+                    subject=subject,
+                    host_subject=host_subject,
+                    source=source,
                 )
             ),
         )
@@ -560,6 +608,10 @@ class McpEndpoint:
             return HttpReply(200, json.dumps(reply, separators=(",", ":")).encode())
         if key is not None and self._answers is not None:
             self._answers.keep(key, encoded)
+        if exchange.method == "tools/call":
+            retry_after = _retry_after(result)
+            if retry_after is not None:
+                return HttpReply(200, body, (*JSON_HEADERS, ("retry-after", retry_after)))
         return HttpReply(200, body)
 
     @staticmethod

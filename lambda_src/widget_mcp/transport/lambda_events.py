@@ -23,6 +23,8 @@ class HttpRequest:
     body: bytes
     request_id: str | None
     version: str  # "2.0" or "1.0": replies mirror the event's format
+    # The address API Gateway received the request from (its connection's peer, not a header).
+    source_ip: str | None = None
 
 
 def _object(value: Any, what: str) -> Mapping[str, Any]:
@@ -75,8 +77,10 @@ def parse_event(event: Any) -> HttpRequest:
     if event.get("version") == "2.0":
         http = _object(ctx.get("http"), "requestContext.http")
         method, path, version = http.get("method"), event.get("rawPath"), "2.0"
+        source_ip = http.get("sourceIp")
     elif "httpMethod" in event:
         method, path, version = event.get("httpMethod"), event.get("path"), "1.0"
+        source_ip = _object(ctx.get("identity"), "requestContext.identity").get("sourceIp")
     else:
         raise EventError("not an API Gateway proxy event")
     if not isinstance(method, str) or not isinstance(path, str):
@@ -89,6 +93,7 @@ def parse_event(event: Any) -> HttpRequest:
         body=_body(event),
         request_id=request_id if isinstance(request_id, str) else None,
         version=version,
+        source_ip=source_ip if isinstance(source_ip, str) else None,
     )
 
 

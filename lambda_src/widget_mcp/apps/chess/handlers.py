@@ -15,7 +15,9 @@ from widget_mcp.apps.chess.errors import GameNotFound, MoveConflict
 from widget_mcp.apps.chess.repository import GameRepository, RetentionPolicy
 from widget_mcp.apps.chess.results import GameList
 from widget_mcp.apps.chess.service import ChessService, EngineBudget, GameView, MoveRequest
+from widget_mcp.storage.documents import ItemOverBudget, QuotaFull
 from widget_mcp.toolkit import ToolCall, ToolError, ToolResult
+from widget_mcp.toolkit.errors import QuotaExceeded, TooLarge
 from widget_mcp.toolkit.ownership import StateOwner
 from widget_mcp.toolkit.results import WIDGET_SESSION_KEY
 
@@ -35,7 +37,9 @@ def chess_service(context: AppContext) -> ChessService:
     """The service on the context's store, with the retention and engine budget its settings give."""
     settings = context.settings
     games = GameRepository(
-        context.store, RetentionPolicy(settings.chess_finished_ttl_days, settings.chess_idle_ttl_days)
+        context.store,
+        RetentionPolicy(settings.chess_finished_ttl_days, settings.chess_idle_ttl_days),
+        quota=settings.quota_live_games,
     )
     return ChessService(games, EngineBudget(settings.chess_engine_max_nodes, settings.chess_engine_max_seconds))
 
@@ -61,6 +65,10 @@ def _chess_errors() -> Iterator[None]:
         ) from exc
     except (ChessError, GameNotFound) as exc:
         raise ToolError(str(exc), code=exc.code) from exc
+    except ItemOverBudget as exc:
+        raise TooLarge("game", exc.size, exc.budget, "Start a new game to keep playing.") from exc
+    except QuotaFull as exc:
+        raise QuotaExceeded("live games", exc.limit, exc.frees_at) from exc
 
 
 def _game_result(view: GameView, narration: str) -> ToolResult:

@@ -63,7 +63,8 @@ class GameRepository:
     """Loads and saves games for one owner at a time; every save is conditional on the version read.
 
     An identified owner's games share its partition and have time-ordered ids (for listing); a game made
-    without identity gets a capability id and a partition of its own.
+    without identity gets a capability id and a partition of its own. With a `quota`, each new game counts
+    against its owner's (a caller without identity: its source address's) live games: QuotaFull past it.
     """
 
     def __init__(
@@ -71,10 +72,12 @@ class GameRepository:
         store: DocumentStore,
         retention: RetentionPolicy | None = None,
         clock: Callable[[], float] = time.time,
+        quota: int | None = None,
     ) -> None:
         self._store = store
         self._retention = retention or RetentionPolicy()
         self._clock = clock
+        self._quota = quota
 
     def new_id(self, owner: StateOwner) -> str:
         return capability_id() if owner.by_capability else time_ordered_id(int(self._clock() * 1000))
@@ -99,7 +102,9 @@ class GameRepository:
             updated_at=now,
             expires_at=self._retention.expires_at(game, now),
         )
-        self._store.create(owner.partition(game.game_id), doc)
+        if self._quota is not None:
+            doc = doc.counted_for(owner.quota_holder)
+        self._store.create(owner.partition(game.game_id), doc, quota=self._quota)
         return StoredGame(game, doc.version, analysis, doc)
 
     def save(self, owner: StateOwner, stored: StoredGame, game: Game, analysis: dict[str, Any] | None) -> StoredGame:

@@ -13,8 +13,9 @@ from widget_mcp.apps.forms.domain import FormError, FormLimits, FormSession, Inv
 from widget_mcp.apps.forms.repository import FormRepository
 from widget_mcp.apps.forms.service import FormChanged, FormNotFound, FormService
 from widget_mcp.apps.forms.tools import DguiError, FormPayload, ResponsePayload
+from widget_mcp.storage.documents import ItemOverBudget, QuotaFull
 from widget_mcp.toolkit import ToolCall, ToolError, ToolResult
-from widget_mcp.toolkit.errors import IdentityRequired
+from widget_mcp.toolkit.errors import IdentityRequired, QuotaExceeded, RateLimited, TooLarge
 from widget_mcp.toolkit.ownership import StateOwner
 
 if TYPE_CHECKING:
@@ -62,6 +63,20 @@ def _dgui_errors() -> Iterator[None]:
         raise ToolError(message, code="invalid_schema", structured=DguiError(message=message)) from None
     except (FormNotFound, IdentityRequired, FormChanged) as exc:
         raise ToolError(str(exc), code=exc.code, structured=DguiError(message=str(exc))) from exc
+    except ItemOverBudget as exc:
+        raise _as_dgui(
+            TooLarge("form", exc.size, exc.budget, "Ask with a smaller schema, fewer steps or shorter answers.")
+        ) from exc
+    except QuotaFull as exc:
+        raise _as_dgui(QuotaExceeded("open forms", exc.limit, exc.frees_at)) from exc
+    except RateLimited as exc:
+        raise _as_dgui(exc) from exc
+
+
+def _as_dgui(error: ToolError) -> ToolError:
+    """The limit's error with the seed's `dgui_error` as its structuredContent, as every forms error has."""
+    error.structured = DguiError(message=error.message)
+    return error
 
 
 class FormHandlers:
@@ -74,7 +89,8 @@ class FormHandlers:
     def on(cls, context: AppContext) -> FormHandlers:
         settings = context.settings
         limits = FormLimits(settings.forms_max_check_steps, settings.forms_max_value_steps)
-        return cls(FormService(FormRepository(context.store, settings.forms_ttl_days), limits))
+        repository = FormRepository(context.store, settings.forms_ttl_days, quota=settings.quota_live_forms)
+        return cls(FormService(repository, limits))
 
     def ask_question(self, args: AskInput, call: ToolCall) -> ToolResult:
         with _dgui_errors():

@@ -21,10 +21,20 @@ class StoredForm:
 
 
 class FormRepository:
-    def __init__(self, store: DocumentStore, ttl_days: int = 7, clock: Callable[[], float] = time.time) -> None:
+    """With a `quota`, each new form counts against its owner's (a caller without identity: its source address's)
+    live forms: QuotaFull past it."""
+
+    def __init__(
+        self,
+        store: DocumentStore,
+        ttl_days: int = 7,
+        clock: Callable[[], float] = time.time,
+        quota: int | None = None,
+    ) -> None:
         self._store = store
         self._ttl = ttl_days * DAY
         self._clock = clock
+        self._quota = quota
 
     def new_id(self, owner: StateOwner) -> str:
         return capability_id() if owner.by_capability else time_ordered_id(int(self._clock() * 1000))
@@ -35,10 +45,10 @@ class FormRepository:
 
     def create(self, owner: StateOwner, session: FormSession) -> None:
         now = int(self._clock())
-        self._store.create(
-            owner.partition(session.form_id),
-            Document(KIND, session.form_id, session.to_record(), 1, now, now, now + self._ttl),
-        )
+        doc = Document(KIND, session.form_id, session.to_record(), 1, now, now, now + self._ttl)
+        if self._quota is not None:
+            doc = doc.counted_for(owner.quota_holder)
+        self._store.create(owner.partition(session.form_id), doc, quota=self._quota)
 
     def save(self, owner: StateOwner, stored: StoredForm, session: FormSession) -> None:
         """Raises VersionConflict if another submit landed first."""

@@ -1,0 +1,313 @@
+"""The limits every caller meets, through the endpoint as HTTP and Lambda requests reach it: the item budget
+(`too_large`), live games and forms per principal, callers without identity counted per source address
+(`quota_exceeded`), and the per-caller rate limit on calls that use stored state (`rate_limited`, with a retry hint).
+Each on the in-memory store and on DynamoDB (moto, real boto3 calls)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import boto3
+import httpx
+import pytest
+from mcp_types import CallToolResult
+from moto import mock_aws
+from servers import serve
+from tool_results import error_of, structured
+from widget_mcp.settings import Settings
+from widget_mcp.storage.documents import DocumentStore
+from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
+from widget_mcp.storage.memory import InMemoryDocumentStore
+from widget_mcp.storage.table import create_state_table
+from widget_mcp.transport.lambda_events import parse_event
+from widget_mcp.wiring import Core, build_app, build_core
+
+HOST = "api.example.com"
+HEADERS = {"host": HOST, "content-type": "application/json", "accept": "application/json"}
+HOME, CAFE = "203.0.113.9", "198.51.100.7"
+ALICE = {"openai/subject": "alice"}
+FORM = {"type": "object", "properties": {"name": {"type": "string", "title": "Name"}}, "required": ["name"]}
+TABLE = "limits-state"
+EVENTS = Path(__file__).resolve().parents[1] / "events"
+
+
+@pytest.fixture(params=["memory", "dynamodb"])
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Any]]:
+    """("memory", None) or ("dynamodb", a boto3 client on moto holding the state table)."""
+    if request.param == "memory":
+        yield "memory", None
+        return
+    for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB"):
+        monkeypatch.delenv(name, raising=False)
+    with mock_aws():
+        client = boto3.client("dynamodb", region_name="eu-west-1", aws_access_key_id="t", aws_secret_access_key="t")
+        create_state_table(client, TABLE)
+        yield "dynamodb", client
+
+
+def store_on(backend: tuple[str, Any], max_item_bytes: int) -> DocumentStore:
+    kind, client = backend
+    if kind == "memory":
+        return InMemoryDocumentStore(max_item_bytes=max_item_bytes)
+    return DynamoDbDocumentStore(client, TABLE, max_item_bytes=max_item_bytes)
+
+
+@pytest.fixture
+def make_core(monkeypatch: pytest.MonkeyPatch, backend: tuple[str, Any]) -> Any:
+    """A core whose limits are the defaults, but for the settings given."""
+    monkeypatch.setenv("POWERTOOLS_METRICS_DISABLED", "true")
+    for name in ("RATE_LIMIT_CALLS", "QUOTA_LIVE_GAMES", "QUOTA_LIVE_FORMS"):  # the suite's shared-server values
+        monkeypatch.delenv(name, raising=False)
+
+    def make(**limits: Any) -> Core:
+        settings = Settings(allowed_hosts=(HOST, "127.0.0.1:*"), **limits)
+        return build_core(settings, store=store_on(backend, settings.max_item_bytes))
+
+    return make
+
+
+def stored_state(core: Core) -> list[tuple[str, str]]:
+    """(partition, sort key) of every game and form stored: the `USER#` items, not the callers' counters."""
+    store = core.store
+    if isinstance(store, InMemoryDocumentStore):
+        return sorted((f"USER#{owner}", f"{kind.upper()}#{doc_id}") for owner, kind, doc_id in store._items)
+    assert isinstance(store, DynamoDbDocumentStore)
+    items = store.client.scan(TableName=TABLE, ConsistentRead=True)["Items"]
+    return sorted((i["pk"]["S"], i["sk"]["S"]) for i in items if i["pk"]["S"].startswith("USER#"))
+
+
+class Caller:
+    """Calls tools through the endpoint as one HTTP client would: from `peer`, with `headers` and `meta`."""
+
+    def __init__(self, core: Core, peer: str | None = HOME, meta: dict[str, Any] | None = None, **headers: str):
+        self.core, self.peer, self.meta, self.headers = core, peer, meta, headers
+        self.last_headers: dict[str, str] = {}
+
+    async def __call__(self, tool: str, arguments: dict[str, Any] | None = None) -> CallToolResult:
+        params: dict[str, Any] = {"name": tool, "arguments": arguments or {}}
+        if self.meta is not None:
+            params["_meta"] = self.meta
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}).encode()
+        reply = await self.core.endpoint.handle("POST", {**HEADERS, **self.headers}, body, peer=self.peer)
+        assert reply.status == 200, reply.body
+        self.last_headers = dict(reply.headers)
+        return CallToolResult.model_validate(json.loads(reply.body)["result"])
+
+
+def biggest_form() -> dict[str, Any]:
+    """ask_question's arguments at every cap the tool declares: five steps, each with a 32 KB schema and a 16 KB
+    uiSchema, and 15 KB of metadata (about 263 KB; before the item budget, a 259 KB item kept for a week)."""
+
+    def schema(tag: str) -> dict[str, Any]:
+        fields = {f"f{i:02d}": {"type": "string", "title": f"{tag} " + "x" * 270, "maxLength": 10} for i in range(100)}
+        return {"type": "object", "properties": fields}
+
+    def ui(tag: str) -> dict[str, Any]:
+        return {f"f{i:02d}": {"ui:help": tag + "h" * 140} for i in range(100)}
+
+    following: dict[str, Any] | None = None
+    for step in range(4, 0, -1):
+        this = {"title": f"step {step}", "schema": schema(f"s{step}"), "uiSchema": ui(f"s{step}")}
+        following = {**this, "next": following} if following else this
+    return {"question": schema("s0"), "uiSchema": ui("s0"), "metadata": {"note": "m" * 15_000, "next": following}}
+
+
+async def test_an_anonymous_form_over_the_item_budget_is_refused_and_nothing_is_stored(make_core: Any) -> None:
+    core = make_core()
+    arguments = biggest_form()
+    assert len(json.dumps(arguments)) > 250_000
+
+    refused = await Caller(core)("ask_question", arguments)
+
+    error = error_of(refused)
+    assert error["code"] == "too_large"
+    assert f"{core.settings.max_item_bytes:,}-byte limit" in error["message"]
+    assert stored_state(core) == []
+    # The caller's quota was not charged either: it can still ask as many forms as the quota allows.
+    for _ in range(core.settings.quota_live_forms):
+        assert not (await Caller(core)("ask_question", {"question": FORM})).is_error
+
+
+async def test_answers_that_would_grow_a_form_past_the_budget_are_refused_and_the_form_stays_pending(
+    make_core: Any,
+) -> None:
+    core = make_core(max_item_bytes=8 * 1024)
+    caller = Caller(core, meta=ALICE)
+    notes = {"type": "object", "properties": {"notes": {"type": "string", "title": "Notes " + "n" * 4_000}}}
+    form_id = structured(await caller("ask_question", {"question": notes}))["formId"]
+
+    refused = await caller("submit_form", {"formId": form_id, "data": {"notes": "a" * 6_000}})
+
+    assert error_of(refused)["code"] == "too_large"
+    assert structured(await caller("get_form_response", {"formId": form_id}))["type"] == "dgui_pending"
+    answered = await caller("submit_form", {"formId": form_id, "data": {"notes": "short"}})
+    assert structured(answered)["type"] == "dgui_response"
+
+
+async def test_a_game_that_would_not_fit_the_item_budget_is_refused_and_not_stored(
+    make_core: Any, backend: tuple[str, Any]
+) -> None:
+    core = make_core()
+    tiny = build_core(core.settings, store=store_on(backend, 300))  # smaller than any game's item
+
+    refused = await Caller(tiny)("chess_new_game")
+
+    assert error_of(refused)["code"] == "too_large"
+    assert stored_state(tiny) == []
+
+
+@pytest.mark.parametrize(
+    ("tool", "setting", "arguments"),
+    [
+        ("chess_new_game", "quota_live_games", {}),
+        ("ask_question", "quota_live_forms", {"question": FORM}),
+    ],
+)
+async def test_callers_without_identity_are_counted_per_source_address(
+    make_core: Any, tool: str, setting: str, arguments: dict[str, Any]
+) -> None:
+    core = make_core(**{setting: 2})
+    home = Caller(core, HOME)
+    made = [structured(await home(tool, arguments)) for _ in range(2)]
+    stored = stored_state(core)
+
+    refused = await home(tool, arguments)
+    # A new capability id per call, or a forged X-Forwarded-For, is still the same address.
+    spoofed = await Caller(core, HOME, **{"x-forwarded-for": CAFE})(tool, arguments)
+
+    assert len(made) == 2
+    assert error_of(refused)["code"] == error_of(spoofed)["code"] == "quota_exceeded"
+    assert error_of(refused)["limit"] == 2
+    assert stored_state(core) == stored
+    assert not (await Caller(core, CAFE)(tool, arguments)).is_error  # another address
+    assert not (await Caller(core, HOME, meta=ALICE)(tool, arguments)).is_error  # a user: counted as that user
+
+
+async def test_an_identified_user_keeps_its_quota_wherever_it_calls_from(make_core: Any) -> None:
+    core = make_core(quota_live_games=2)
+    await Caller(core, HOME, meta=ALICE)("chess_new_game")
+    await Caller(core, CAFE, meta=ALICE)("chess_new_game")
+
+    refused = await Caller(core, "192.0.2.44", meta=ALICE)("chess_new_game")
+
+    assert error_of(refused)["code"] == "quota_exceeded"
+    assert not (await Caller(core, HOME, meta={"openai/subject": "bob"})("chess_new_game")).is_error
+
+
+async def test_an_ipv6_caller_is_counted_per_64_bit_network(make_core: Any) -> None:
+    core = make_core(quota_live_games=1)
+    await Caller(core, "2001:db8:7:1::1")("chess_new_game")
+
+    refused = await Caller(core, "2001:db8:7:1:ffff::2")("chess_new_game")
+
+    assert error_of(refused)["code"] == "quota_exceeded"
+    assert not (await Caller(core, "2001:db8:7:2::1")("chess_new_game")).is_error
+
+
+async def test_behind_a_trusted_proxy_the_address_it_forwarded_is_counted(make_core: Any) -> None:
+    core = make_core(quota_live_games=1, trusted_proxy_hops=1)
+    proxy = "10.0.0.5"
+    first = Caller(core, proxy, **{"x-forwarded-for": f"{CAFE}, {HOME}"})  # the caller wrote CAFE; the proxy HOME
+    await first("chess_new_game")
+
+    refused = await Caller(core, proxy, **{"x-forwarded-for": HOME})("chess_new_game")
+
+    assert error_of(refused)["code"] == "quota_exceeded"
+    assert not (await Caller(core, proxy, **{"x-forwarded-for": f"{HOME}, {CAFE}"})("chess_new_game")).is_error
+
+
+@pytest.mark.parametrize("sample", ["apigw-http-v2.json", "apigw-rest-v1.json"])
+async def test_through_api_gateway_events_the_source_ip_of_the_request_context_is_counted(
+    make_core: Any, sample: str
+) -> None:
+    core = make_core(quota_live_games=1)
+    template = json.loads((EVENTS / sample).read_text())
+
+    async def new_game(source_ip: str) -> CallToolResult:
+        event = json.loads(json.dumps(template))
+        event["headers"] = {**HEADERS, "x-forwarded-for": "192.0.2.99"}  # API Gateway's, but not trusted here
+        event.pop("multiValueHeaders", None)
+        context = event["requestContext"]
+        (context["http"] if "http" in context else context["identity"])["sourceIp"] = source_ip
+        event["body"] = json.dumps(
+            {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "chess_new_game"}}
+        )
+        request = parse_event(event)
+        reply = await core.endpoint.handle(
+            request.method, request.headers, request.body, request.request_id, request.source_ip
+        )
+        return CallToolResult.model_validate(json.loads(reply.body)["result"])
+
+    assert not (await new_game(HOME)).is_error
+    assert error_of(await new_game(HOME))["code"] == "quota_exceeded"
+    assert not (await new_game(CAFE)).is_error
+
+
+async def test_over_http_the_connections_address_is_counted_and_forwarded_headers_are_not(make_core: Any) -> None:
+    core = make_core(quota_live_games=1)
+    message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "chess_new_game"}}
+    with serve(build_app(core)) as base:
+        async with httpx.AsyncClient() as http:
+
+            async def new_game(forwarded: str) -> CallToolResult:
+                headers = {"accept": "application/json", "x-forwarded-for": forwarded}
+                reply = await http.post(f"{base}/mcp", json=message, headers=headers)
+                return CallToolResult.model_validate(reply.json()["result"])
+
+            assert not (await new_game(HOME)).is_error
+            refused = await new_game(CAFE)
+
+    assert error_of(refused)["code"] == "quota_exceeded"
+
+
+async def test_past_its_rate_limit_a_caller_is_told_when_to_retry_and_nothing_is_read_or_written(
+    make_core: Any,
+) -> None:
+    core = make_core(rate_limit_calls=3, rate_limit_window_seconds=60)
+    home = Caller(core, HOME)
+    game_id = structured(await home("chess_new_game"))["gameId"]
+    await home("chess_move", {"gameId": game_id, "move": "e4"})
+    await home("chess_move", {"gameId": game_id, "move": "e5"})
+    stored = stored_state(core)
+
+    refused = await home("chess_move", {"gameId": game_id, "move": "Nf3"})
+
+    error = error_of(refused)
+    assert (error["code"], error["retryable"]) == ("rate_limited", True)
+    assert 1 <= error["retryAfter"] <= 60
+    assert home.last_headers["retry-after"] == str(error["retryAfter"])
+    assert f"Try again in {error['retryAfter']} s" in error["message"]
+    assert stored_state(core) == stored
+    assert error_of(await home("chess_show_game", {"gameId": game_id}))["code"] == "rate_limited"
+
+
+async def test_the_rate_limit_counts_only_calls_that_use_stored_state_and_only_the_callers_own(
+    make_core: Any,
+) -> None:
+    core = make_core(rate_limit_calls=1)
+    home = Caller(core, HOME)
+    await home("chess_new_game")
+    assert error_of(await home("chess_list_games"))["code"] == "rate_limited"
+
+    shown = await home("display_demo", {"message": "still served"})  # keeps no state: not counted
+    listed = await core.endpoint.handle("POST", HEADERS, b'{"jsonrpc":"2.0","id":2,"method":"tools/list"}', peer=HOME)
+
+    assert not shown.is_error
+    assert "retry-after" not in dict(home.last_headers)
+    assert listed.status == 200
+    assert "tools" in json.loads(listed.body)["result"]
+    assert not (await Caller(core, CAFE)("chess_new_game")).is_error
+    assert not (await Caller(core, HOME, meta=ALICE)("chess_new_game")).is_error
+
+
+async def test_with_the_rate_limit_off_no_call_is_counted(make_core: Any) -> None:
+    core = make_core(rate_limit_calls=0)
+    home = Caller(core, HOME, meta=ALICE)
+    for _ in range(5):
+        assert not (await home("chess_list_games")).is_error
+    if isinstance(core.store, DynamoDbDocumentStore):
+        items = core.store.client.scan(TableName=TABLE)["Items"]
+        assert not [i for i in items if i["sk"]["S"].startswith("RATE#")]
