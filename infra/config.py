@@ -24,6 +24,13 @@ RETENTION = {
 # The function's ANONYMOUS_STATE values (widget_mcp.settings): state by capability id, or identity_required.
 ANONYMOUS_STATES = ("capability", "refuse")
 
+# Concurrent executions reserved for (and capping) the function unless `-c reservedConcurrency=…` says otherwise: what
+# the default API throttle (50 requests per second) needs when every call runs the 2 s of work a request may take, and
+# no more, so one stack can never take the account's whole regional pool (1,000 by default) from its other functions.
+# Lambda keeps at least 100 executions unreserved per account, so an account whose limit is under 200 (new accounts
+# may start at 10) cannot reserve it: deploy those with `-c reservedConcurrency=none` (infra/README.md).
+DEFAULT_RESERVED_CONCURRENCY = 100
+
 
 class ConfigError(ValueError):
     """A context value is missing, malformed or inconsistent; the message names the key."""
@@ -52,7 +59,7 @@ class StackConfig:
     # Requests per second (steady, burst) the API lets through to /mcp: a ceiling on what a runaway client can cost.
     api_throttle: tuple[int, int] = (50, 100)
     # Concurrent executions set aside for (and capping) the function; None leaves it on the account's pool.
-    reserved_concurrency: int | None = None
+    reserved_concurrency: int | None = DEFAULT_RESERVED_CONCURRENCY
     # OAuth sign-in through a Cognito user pool (infra/sign_in.py); off by default.
     sign_in: bool = False
     # The hosted sign-in domain's prefix (unique per region); defaults to one per stack (sign_in.default_domain_prefix).
@@ -100,7 +107,7 @@ class StackConfig:
                 _count(get("apiRateLimit"), key="apiRateLimit") or 50,
                 _count(get("apiBurstLimit"), key="apiBurstLimit") or 100,
             ),
-            reserved_concurrency=_count(get("reservedConcurrency"), key="reservedConcurrency"),
+            reserved_concurrency=_reserved(get("reservedConcurrency")),
             sign_in=_flag(get("signIn"), default=False, key="signIn"),
             sign_in_domain_prefix=_prefix(get("signInDomainPrefix")),
             sign_in_callback_urls=_urls(get("signInCallbackUrls"), key="signInCallbackUrls"),
@@ -175,6 +182,18 @@ def _count(value: object, *, key: str) -> int | None:
     if isinstance(value, bool) or not text.isdigit() or int(text) < 1:
         raise ConfigError(f"{key} must be a whole number of at least 1, got {value!r}")
     return int(text)
+
+
+def _reserved(value: object) -> int | None:
+    """`reservedConcurrency`: a whole number, or `none` to leave the function on the account's unreserved pool."""
+    if value is None:
+        return DEFAULT_RESERVED_CONCURRENCY
+    if str(value).lower() == "none":
+        return None
+    try:
+        return _count(value, key="reservedConcurrency")
+    except ConfigError as exc:
+        raise ConfigError(f"{exc} ('none' leaves the function on the account's unreserved pool)") from None
 
 
 def _domain(get: Any, prefix: str) -> CustomDomain | None:

@@ -12,7 +12,7 @@ from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk.assertions import Match, Template
 from synth_support import Synthesized
 
-from infra.config import ConfigError, CustomDomain, StackConfig
+from infra.config import DEFAULT_RESERVED_CONCURRENCY, ConfigError, CustomDomain, StackConfig
 from infra.mcp_api import McpApi
 
 
@@ -160,15 +160,25 @@ def _api_from_context(make_stack: Callable[..., cdk.Stack], **context: object) -
     return Template.from_stack(stack)
 
 
-def test_the_function_has_no_reserved_concurrency_unless_the_context_sets_one(
+def test_the_function_reserves_its_default_concurrency_unless_the_context_sets_another_or_none(
     bare_stack: Callable[..., cdk.Stack],
 ) -> None:
     _api_from_context(bare_stack).has_resource_properties(
-        "AWS::Lambda::Function", {"ReservedConcurrentExecutions": Match.absent()}
+        "AWS::Lambda::Function", {"ReservedConcurrentExecutions": DEFAULT_RESERVED_CONCURRENCY}
     )
     _api_from_context(bare_stack, reservedConcurrency="20").has_resource_properties(
         "AWS::Lambda::Function", {"ReservedConcurrentExecutions": 20}
     )
+    # For accounts whose regional limit leaves no room to reserve (new accounts may start at 10).
+    _api_from_context(bare_stack, reservedConcurrency="none").has_resource_properties(
+        "AWS::Lambda::Function", {"ReservedConcurrentExecutions": Match.absent()}
+    )
+
+
+def test_the_default_reserved_concurrency_covers_the_default_throttle_at_the_longest_request_and_no_more() -> None:
+    rate, _ = StackConfig().api_throttle
+    longest_request_seconds = 2  # the work bound every request meets (ARCHITECTURE.md, "Limits every caller meets")
+    assert rate * longest_request_seconds == DEFAULT_RESERVED_CONCURRENCY
 
 
 def test_api_throttling_comes_from_the_context_for_the_stage_and_the_mcp_route(
@@ -187,8 +197,10 @@ def test_api_throttling_comes_from_the_context_for_the_stage_and_the_mcp_route(
 def test_a_limit_that_is_not_a_positive_whole_number_is_refused_naming_its_key(
     bare_stack: Callable[..., cdk.Stack], key: str, value: object
 ) -> None:
-    with pytest.raises(ConfigError, match=f"^{key} must be a whole number of at least 1, got "):
+    with pytest.raises(ConfigError, match=f"^{key} must be a whole number of at least 1, got ") as refused:
         StackConfig.from_context(bare_stack(**{key: value}).node)
+    if key == "reservedConcurrency":
+        assert "'none' leaves the function on the account's unreserved pool" in str(refused.value)
 
 
 def test_cors_origins_from_the_context_reach_the_function_and_route_preflights_to_it(
