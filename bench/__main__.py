@@ -87,7 +87,10 @@ def _dynamodb(rows: list[Row], notes: dict[str, str]) -> None:
     game = measure()
     rows.append(Row("DynamoDB calls per move ⁴", "", {"ours": game.calls_per_move}))
     rows.append(Row(f"game item bytes after {game.plies} plies ⁴", "B", {"ours": game.item_bytes}))
-    notes["dynamodb"] = f"   a move is {game.call_mix}; one strongly consistent read unit holds 4,096 B"
+    notes["dynamodb"] = (
+        f"   a move is {game.call_mix} (UpdateItem: the caller's rate-limit counter, before the game is read); "
+        "one strongly consistent read unit holds 4,096 B"
+    )
 
 
 def _widgets(runs: int, rows: list[Row], targets: list[Target]) -> None:

@@ -1,6 +1,6 @@
 """DynamoDB probes shared by the storage tests and `make bench`: a moto server on loopback with the state
-table, a client for it, a log of every request a client sends, DynamoDB's item-size rule, and a long legal
-game to store."""
+table, a client for it, a log of every request a client sends, DynamoDB's item-size rule (the product's own,
+storage/items.py), and a long legal game to store."""
 
 from __future__ import annotations
 
@@ -13,11 +13,13 @@ import boto3
 from moto.server import ThreadedMotoServer
 from widget_mcp.apps.chess.domain import Game
 from widget_mcp.local.aws import free_port
+from widget_mcp.storage.items import item_size
 from widget_mcp.storage.table import create_state_table
 from widget_mcp.toolkit.ownership import StateOwner
 
 TABLE = "chess-state"
 OWNER = StateOwner("openai:alice")
+__all__ = ["OWNER", "TABLE", "CallLog", "client_for", "item_size", "long_game", "moto_dynamodb"]
 
 
 @contextmanager
@@ -57,20 +59,6 @@ class CallLog:
     def clear(self) -> None:
         self.calls.clear()
         self.capacity.clear()
-
-
-def item_size(item: dict[str, Any]) -> int:
-    """DynamoDB's item size: attribute names plus values (strings in UTF-8, numbers about one byte per 2 digits)."""
-    size = 0
-    for name, value in item.items():
-        size += len(name.encode())
-        if "S" in value:
-            size += len(value["S"].encode())
-        elif "N" in value:
-            size += (len(value["N"].lstrip("-").replace(".", "")) + 1) // 2 + 1
-        else:
-            raise AssertionError(f"unexpected attribute type in {name}: {value}")
-    return size
 
 
 def long_game(plies: int) -> Game:

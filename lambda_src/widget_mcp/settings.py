@@ -61,8 +61,8 @@ class Settings(BaseModel):
     # Calls of tools that use stored state, per caller and window; 0 turns the limit off.
     rate_limit_calls: int = Field(default=120, ge=0, le=1_000_000)
     rate_limit_window_seconds: int = Field(default=60, ge=1, le=3600)
-    # Proxies in front of the endpoint that append the client's address to X-Forwarded-For (CloudFront before
-    # API Gateway is one); 0 trusts the header never and takes the connection's address.
+    # Proxies that append the address they received from to X-Forwarded-For, API Gateway included (CloudFront in
+    # front of API Gateway: 2); 0 never reads the header and takes the connection's address (API Gateway's sourceIp).
     trusted_proxy_hops: int = Field(default=0, ge=0, le=5)
     # Sign-in (README, "OAuth sign-in"): with `oauth`, tools that keep state need a verified access token.
     auth_mode: Literal["none", "oauth"] = "none"
