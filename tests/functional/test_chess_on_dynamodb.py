@@ -13,8 +13,10 @@ from widget_mcp.apps.chess.domain import GameOver
 from widget_mcp.apps.chess.errors import MoveConflict
 from widget_mcp.apps.chess.repository import GameRepository, RetentionPolicy
 from widget_mcp.apps.chess.service import ChessService, EngineBudget, GameView, MoveRequest
+from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import Document
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
+from widget_mcp.wiring import build_core
 
 DAY = 86_400
 ITEM_LIMIT = 4 * 1024  # one strongly consistent read unit
@@ -50,6 +52,23 @@ def test_a_move_is_one_consistent_get_and_one_conditional_put(
     assert put["ConditionExpression"] == "#v = :expected"
     assert put["ExpressionAttributeValues"] == {":expected": {"N": "1"}}
     assert [op for op, units in log.capacity if units > 0] == ["GetItem", "PutItem"]
+
+
+async def test_through_the_tool_a_move_also_counts_once_against_its_callers_rate_limit_before_the_read(
+    moto_url: str, settings: Settings
+) -> None:
+    client = client_for(moto_url)
+    log = CallLog(client)
+    runtime = build_core(settings, store=DynamoDbDocumentStore(client, TABLE)).runtime
+    caller = {"openai/subject": "counted"}
+    started = await runtime.call("chess_new_game", {}, caller)
+    log.clear()
+
+    moved = await runtime.call("chess_move", {"gameId": started["structuredContent"]["gameId"], "move": "e4"}, caller)
+
+    assert not moved["isError"]
+    assert [name for name, _ in log.calls] == ["UpdateItem", "GetItem", "PutItem"]
+    assert log.calls[0][1]["Key"]["pk"] == {"S": "LIMIT#openai:counted"}
 
 
 def test_a_refused_move_writes_nothing(logged: tuple[ChessService, CallLog, Any]) -> None:

@@ -315,7 +315,7 @@ async def test_a_new_game_whose_write_keeps_failing_stores_neither_the_game_nor_
 
         failed = await client.call_tool("chess_new_game", {}, meta=caller)
 
-        assert structured(failed)["error"]["code"] == "service_unavailable"
+        assert error_of(failed)["code"] == "service_unavailable"
         assert faults.attempts["TransactWriteItems"] == MAX_ATTEMPTS
         items = client_for(moto_url).scan(TableName=TABLE)["Items"]
         key = f"openai:{caller['openai/subject']}"

@@ -55,7 +55,11 @@ async def test_a_move_during_a_dynamodb_outage_answers_retryable_writes_nothing_
             assert failed.structured_content is None
             assert error_of(failed)["code"] == "service_unavailable"
             assert error_of(failed)["retryable"] is True
-            assert faults.attempts == {"GetItem": 1, "PutItem": MAX_ATTEMPTS}
+            assert faults.attempts == {
+                "UpdateItem": 1,
+                "GetItem": 1,
+                "PutItem": MAX_ATTEMPTS,
+            }  # UpdateItem: the rate counter
             # botocore's jittered backoff, really slept: at most 1 s + 2 s when throttled, 25 ms + 50 ms otherwise.
             assert took < (3.0 if fault.throttling else 0.075) + 2.0
             faults.clear()
