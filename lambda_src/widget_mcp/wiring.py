@@ -144,8 +144,8 @@ def prepare_snapshot(core: Core, handle: LambdaHandler | None = None) -> None:
     what its handlers import. With `handle` (the Lambda handler), synthetic API Gateway requests then go through
     it: initialize, tools/list, resources/list and templates/list, resources/read of each template, ping and the
     first warm-up a caller without sign-in may make, in both protocol eras, and GET /healthz and the OAuth
-    metadata through the web app (which builds it). Tool telemetry is muted meanwhile. A failure here is logged,
-    never raised: priming only saves time.
+    metadata through the web app (which builds it). Tool telemetry and the rate limit are off meanwhile. A failure
+    here is logged, never raised: priming only saves time.
     """
     connect = getattr(core.store, "connect", None)
     if connect is not None:
@@ -155,6 +155,8 @@ def prepare_snapshot(core: Core, handle: LambdaHandler | None = None) -> None:
     logger = core.observability.logger
     if core.calls is not None:
         core.calls.muted = True
+    # Warm-up calls of tools that use state would count against a caller's rate limit: a write, and no caller.
+    limiter, core.runtime.limiter = core.runtime.limiter, None
     try:
         _warm_up_apps(core)
         if handle is None:
@@ -167,6 +169,7 @@ def prepare_snapshot(core: Core, handle: LambdaHandler | None = None) -> None:
         logger.exception("priming the snapshot failed; the first requests after restore will do it")
     finally:
         logger.set_correlation_id(None)  # the priming requests' id must not label what the restored process logs
+        core.runtime.limiter = limiter
         if core.calls is not None:
             core.calls.muted = False
 
