@@ -14,6 +14,7 @@ import pytest
 from botocore.config import Config
 from dynamodb_probe import CallLog, client_for, moto_dynamodb
 from moto import mock_aws
+from storage_faults import FaultInjector, before
 from widget_mcp.storage.documents import (
     COUNT_SLACK_SECONDS,
     AlreadyExists,
@@ -259,18 +260,11 @@ def test_a_bounded_counter_counts_up_to_its_limit_per_window(store: DocumentStor
     assert store.hit("openai:alice", "100", 3, 2_000)
 
 
-@pytest.fixture(params=["memory", "dynamodb"])
-def shared_store(request: pytest.FixtureRequest) -> Iterator[Any]:
-    """A store that threads share; the adapter talks to a moto server, as concurrent Lambda calls do."""
-    if request.param == "memory":
-        yield lambda: InMemoryDocumentStore()
-        return
-    with moto_dynamodb(TABLE) as url:
-        yield lambda: DynamoDbDocumentStore(client_for(url), TABLE)
-
-
-def test_racing_creates_never_exceed_the_quota(shared_store: Any) -> None:
-    store = shared_store()
+def test_racing_creates_never_exceed_the_quota() -> None:
+    """Threads on the fake; moto does not serialize conditional writes, so DynamoDB's side of this guarantee is
+    shown by interleaving a rival's create deterministically (next test) and by every counted write being
+    conditional (the tests after it)."""
+    store = InMemoryDocumentStore()
 
     def create(n: int) -> bool:
         try:
@@ -287,8 +281,25 @@ def test_racing_creates_never_exceed_the_quota(shared_store: Any) -> None:
     ]
 
 
-def test_racing_hits_count_exactly_up_to_the_limit(shared_store: Any) -> None:
-    store = shared_store()
+def test_a_dynamodb_create_that_loses_the_last_place_to_a_rival_rereads_the_ledger_and_is_refused() -> None:
+    with moto_dynamodb(TABLE) as url:
+        store, rival = DynamoDbDocumentStore(client_for(url), TABLE), DynamoDbDocumentStore(client_for(url), TABLE)
+        faults = FaultInjector(store.client)
+        # The rival's create lands between this create's read of the ledger and its transaction.
+        later = 2**40  # counted long past the adapter's clock (the real time)
+        rivals = counted("r", expires_at=later)
+        faults.plan("TransactWriteItems", before(lambda: rival.create("capability:r", rivals, quota=1)), 1)
+
+        with pytest.raises(QuotaFull):
+            store.create("capability:a", counted("a", expires_at=later), quota=1)
+
+        assert faults.attempts == {"GetItem": 2, "TransactWriteItems": 1}
+        assert store.get("capability:a", "game", "a") is None
+        assert store.get("capability:r", "game", "r") == rivals
+
+
+def test_racing_hits_count_exactly_up_to_the_limit() -> None:
+    store = InMemoryDocumentStore()
     with ThreadPoolExecutor(max_workers=8) as pool:
         admitted = list(pool.map(lambda _: store.hit("source:203.0.113.9", "7", 10, 2**40), range(30)))
     assert admitted.count(True) == 10
