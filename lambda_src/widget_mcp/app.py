@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import anyio
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from starlette.requests import Request
@@ -18,6 +19,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 import widget_mcp
+from widget_mcp.transport.call_events import LiveStream, accepts_event_stream, sse_frame
 from widget_mcp.transport.cross_origin import HostChecked
 from widget_mcp.transport.endpoint import HttpReply, McpEndpoint
 from widget_mcp.transport.guards import HostAllowlist
@@ -62,8 +64,42 @@ class McpAsgi:
             return
         client = scope.get("client")
         peer = client[0] if client else None
-        reply = await self._endpoint.handle(method, headers, body, headers.get("x-request-id"), peer)
-        await _send(reply, send)
+        # Only a tool call sends notifications: other requests skip the streaming machinery.
+        if method != "POST" or b"tools/call" not in body or not accepts_event_stream(headers):
+            reply = await self._endpoint.handle(method, headers, body, headers.get("x-request-id"), peer)
+            await _send(reply, send)
+            return
+        await self._stream(headers, body, send, peer)
+
+    async def _stream(self, headers: dict[str, str], body: bytes, send: Send, peer: str | None) -> None:
+        """Serve a request whose client accepts an event stream: a tool's notifications go out as it sends them,
+        and the response follows as the last event; without notifications, the plain reply."""
+        live = LiveStream()
+        replies: list[HttpReply] = []
+
+        async def serve() -> None:
+            try:
+                reply = await self._endpoint.handle("POST", headers, body, headers.get("x-request-id"), peer, live=live)
+                replies.append(reply)
+            finally:
+                live.close()
+
+        started = False
+        async with anyio.create_task_group() as group:
+            group.start_soon(serve)
+            async with live.receive:
+                async for frame in live.receive:
+                    if not started:
+                        started = True
+                        stream_headers = self._endpoint.event_stream_headers(headers)
+                        raw = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in stream_headers]
+                        await send({"type": "http.response.start", "status": 200, "headers": raw})
+                    await send({"type": "http.response.body", "body": frame, "more_body": True})
+        [reply] = replies
+        if not started:
+            await _send(reply, send)
+        else:
+            await send({"type": "http.response.body", "body": sse_frame(reply.body) if reply.body else b""})
 
 
 async def _send(reply: HttpReply, send: Send) -> None:

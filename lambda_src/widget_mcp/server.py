@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import logging
+import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -12,12 +14,14 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
+    CLIENT_CAPABILITIES_META_KEY,
     INVALID_PARAMS,
     CallToolRequestParams,
     CompleteRequestParams,
     GetPromptRequestParams,
     PaginatedRequestParams,
     ReadResourceRequestParams,
+    SetLevelRequestParams,
 )
 from mcp_types.methods import CacheableMethod
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -26,13 +30,18 @@ from opentelemetry import trace
 import widget_mcp
 from widget_mcp.settings import Settings
 from widget_mcp.toolkit.bundles import BundleManifest
+from widget_mcp.toolkit.call import CallerClient
 from widget_mcp.toolkit.errors import CatalogError
+from widget_mcp.toolkit.inputs import ProtocolRefusal
 from widget_mcp.toolkit.limits import CallLimiter
+from widget_mcp.toolkit.request_state import RequestStates
 from widget_mcp.toolkit.runtime import CallObserver, TemplateSettings, ToolRuntime
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook
 from widget_mcp.toolkit.widgets import APP_MIME_TYPE
 from widget_mcp.transport.endpoint import RequestInfo
 from widget_mcp.wire_extras import WireExtras
+
+logger = logging.getLogger(__name__)
 
 RESOURCE_NOT_FOUND = -32002
 # The 2026-07-28 protocol requires `resultType` on results; earlier versions' serializers drop it.
@@ -76,7 +85,29 @@ def build_runtime(
         sign_in=sign_in,
         anonymous_state=settings.anonymous_state,
         limiter=limiter,
+        request_states=RequestStates(request_state_key(settings), settings.request_state_ttl_seconds),
     )
+
+
+def request_state_key(settings: Settings) -> Callable[[], bytes]:
+    """Where the key that signs input requests' requestState comes from; called on the first input request."""
+    secret, arn = settings.request_state_secret, settings.request_state_secret_arn
+    if secret is not None:
+        return lambda: secret.get_secret_value().encode()
+    if arn is not None:
+        from widget_mcp.secrets import read_secret
+
+        return lambda: read_secret(arn).encode()
+
+    def process_key() -> bytes:
+        logger.warning(
+            "REQUEST_STATE_SECRET is not set: input requests are signed with a key made by this process alone, so a "
+            "call resumed after a restart or on another instance is refused. Set REQUEST_STATE_SECRET (in AWS, "
+            "REQUEST_STATE_SECRET_ARN)."
+        )
+        return os.urandom(32)
+
+    return process_key
 
 
 def opentelemetry_configured() -> bool:
@@ -105,16 +136,32 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
         if params.name not in runtime.tools:
             raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         info = ctx.request if isinstance(ctx.request, RequestInfo) else None
-        result = await runtime.call(
-            params.name,
-            params.arguments,
-            ctx.meta,
-            info.request_id if info else None,
-            subject=info.subject if info else None,
-            host_subject=info.host_subject if info else None,
-            source=info.source if info else None,
-        )
-        result["resultType"] = COMPLETE
+        stateless = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+        capabilities = (ctx.meta or {}).get(CLIENT_CAPABILITIES_META_KEY) if stateless else None
+        responses = params.input_responses
+        try:
+            result = await runtime.call(
+                params.name,
+                params.arguments,
+                ctx.meta,
+                info.request_id if info else None,
+                subject=info.subject if info else None,
+                host_subject=info.host_subject if info else None,
+                source=info.source if info else None,
+                client=CallerClient(
+                    ctx.protocol_version, stateless, capabilities if isinstance(capabilities, dict) else None
+                ),
+                input_responses=(
+                    {k: v.model_dump(mode="json", by_alias=True, exclude_none=True) for k, v in responses.items()}
+                    if responses
+                    else None
+                ),
+                request_state=params.request_state,
+                notify=info.events.notify if info is not None and info.events is not None else None,
+            )
+        except ProtocolRefusal as refusal:
+            raise MCPError(code=refusal.code, message=refusal.message, data=refusal.data) from None
+        result.setdefault("resultType", COMPLETE)
         return result
 
     async def list_resources(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> dict[str, Any]:
@@ -160,6 +207,11 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
             raise _catalog_error(exc, ctx.protocol_version) from None
 
     # Prompts and completion are offered (and so advertised) only when an app declares some.
+    async def set_log_level(ctx: ServerRequestContext[Any], params: SetLevelRequestParams) -> dict[str, Any]:
+        # The 2025-11-25 handshake's logging/setLevel, accepted: a stateless server cannot keep the level for the
+        # calls that follow, so those clients get a tool's log messages at every level (ToolCall.log).
+        return {}
+
     server: Server[Any] = Server(
         name,
         cache_hints=CACHE_HINTS,
@@ -177,6 +229,7 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
         get_tool_input_schema=runtime.header_schema,
     )
     server.extensions[APPS_EXTENSION] = {"mimeTypes": [APP_MIME_TYPE]}
+    server.add_request_handler("logging/setLevel", SetLevelRequestParams, set_log_level)
     if not opentelemetry_configured():
         # The SDK wraps every request in an OpenTelemetry span; with no tracer provider installed, that is
         # a no-op span that still costs each call its attributes, context and scope.

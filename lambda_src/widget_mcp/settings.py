@@ -91,6 +91,15 @@ class Settings(BaseModel):
     # A secret shared with a host integration (Open WebUI's, README "Use it in Open WebUI") that signs per-user
     # tokens; empty: none is accepted, and sandboxed widgets (`Origin: null`) are refused as any unlisted origin.
     host_token_secret: SecretStr | None = None
+    # Signs the requestState of input requests (README, "Ask the user mid-call"), so any instance can resume a
+    # call: at least 32 characters. In AWS, REQUEST_STATE_SECRET_ARN names a Secrets Manager secret or an SSM
+    # SecureString parameter holding it instead, read on first use. Neither: a random key for this process alone.
+    request_state_secret: SecretStr | None = None
+    request_state_secret_arn: str | None = Field(
+        default=None, pattern=r"^arn:aws[\w-]*:(secretsmanager|ssm):[\w-]+:\d{12}:(secret:|parameter/)\S+$"
+    )
+    # How long a client may take to answer an input request before the call must start over.
+    request_state_ttl_seconds: int = Field(default=900, ge=30, le=86_400)
 
     @model_validator(mode="before")
     @classmethod
@@ -159,7 +168,7 @@ class Settings(BaseModel):
             raise ValueError("CONFORMANCE=1 serves test fixtures and is for local runs only, never in Lambda")
         return self
 
-    @field_validator("host_token_secret", mode="before")
+    @field_validator("host_token_secret", "request_state_secret", mode="before")
     @classmethod
     def _strong_secret(cls, value: object) -> object:
         if value in (None, ""):

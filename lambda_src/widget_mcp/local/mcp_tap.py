@@ -35,9 +35,17 @@ def _tool_call(body: bytes) -> tuple[str, Any] | None:
     return (name, message.get("id")) if isinstance(name, str) else None
 
 
+def _response(body: bytes) -> Any:
+    """The JSON-RPC response in an answer: the body, or the last event of an event stream."""
+    if body.startswith(b"event:") or body.startswith(b"data:"):
+        data = [line[5:].strip() for line in body.splitlines() if line.startswith(b"data:")]
+        return _json(data[-1]) if data else None
+    return _json(body)
+
+
 def _outcome(body: bytes) -> tuple[str, str | None]:
     """(preview text, error code or None) of a tools/call answer."""
-    answer = _json(body)
+    answer = _response(body)
     if not isinstance(answer, dict):
         return "", "bad_response"
     if isinstance(answer.get("error"), dict):

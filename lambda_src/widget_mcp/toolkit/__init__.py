@@ -8,10 +8,23 @@ book = ToolBook()
 async def hello(args: HelloIn, call: ToolCall) -> ToolResult: ...
 """
 
-from widget_mcp.toolkit.call import ToolCall
+from widget_mcp.toolkit.call import CallerClient, ToolCall
 from widget_mcp.toolkit.content import Audio, ContentError, EmbeddedResource, Image, ResourceLink, Text
 from widget_mcp.toolkit.display import DISPLAY_HOST
 from widget_mcp.toolkit.errors import DeclarationError, InvalidArguments, ServiceUnavailable, ToolError
+from widget_mcp.toolkit.inputs import (
+    Elicitation,
+    Elicited,
+    InputRequest,
+    InputRequired,
+    InputUnsupported,
+    ListRoots,
+    MissingClientCapability,
+    Root,
+    Roots,
+    Sampled,
+    Sampling,
+)
 from widget_mcp.toolkit.principal import ANONYMOUS, Principal
 from widget_mcp.toolkit.prompts import PromptMessage, complete_from
 from widget_mcp.toolkit.results import DisplayWidget, ToolResult
@@ -22,15 +35,27 @@ __all__ = [
     "ANONYMOUS",
     "DISPLAY_HOST",
     "Audio",
+    "CallerClient",
     "ContentError",
     "DeclarationError",
     "DisplayWidget",
+    "Elicitation",
+    "Elicited",
     "EmbeddedResource",
     "Image",
+    "InputRequest",
+    "InputRequired",
+    "InputUnsupported",
     "InvalidArguments",
+    "ListRoots",
+    "MissingClientCapability",
     "Principal",
     "PromptMessage",
     "ResourceLink",
+    "Root",
+    "Roots",
+    "Sampled",
+    "Sampling",
     "ServiceUnavailable",
     "Text",
     "ToolBook",

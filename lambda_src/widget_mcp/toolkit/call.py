@@ -2,16 +2,61 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
+from widget_mcp.toolkit.inputs import (
+    Answer,
+    Elicitation,
+    Elicited,
+    InputRequest,
+    InputRequired,
+    InputUnsupported,
+    ListRoots,
+    MissingClientCapability,
+    Roots,
+    Sampled,
+    Sampling,
+    default_key,
+    parse_answer,
+)
 from widget_mcp.toolkit.ownership import AnonymousState, StateOwner, caller_key, state_owner
 from widget_mcp.toolkit.principal import Principal
 from widget_mcp.toolkit.results import DisplayWidget
 
 if TYPE_CHECKING:
     from widget_mcp.toolkit.limits import CallLimiter
+
+LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+LOG_LEVELS: tuple[LogLevel, ...] = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+LOG_LEVEL_META = "io.modelcontextprotocol/logLevel"
+APPS_EXTENSION = "io.modelcontextprotocol/ui"
+# A notification for the client, sent on the call's response stream: (method, params).
+Notify = Callable[[str, dict[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class CallerClient:
+    """What this request says about its client.
+
+    `capabilities` is None when the request does not carry them: the 2025-11-25 handshake declares them once, in
+    `initialize`, which a stateless server does not keep. MCP 2026-07-28 requests carry them every time.
+    """
+
+    protocol_version: str | None = None
+    # Whether the protocol is the stateless 2026-07-28 one, where input requests ride in results.
+    stateless_protocol: bool = False
+    capabilities: Mapping[str, Any] | None = None
+
+    def declares(self, capability: str) -> bool:
+        return self.capabilities is not None and isinstance(self.capabilities.get(capability), Mapping)
+
+    @property
+    def shows_apps(self) -> bool:
+        """Whether the client declared MCP Apps (`io.modelcontextprotocol/ui`): it renders widget templates."""
+        extensions = self.capabilities.get("extensions") if self.capabilities is not None else None
+        return isinstance(extensions, Mapping) and APPS_EXTENSION in extensions
 
 
 @dataclass
@@ -23,6 +68,13 @@ class ToolCall:
     widgets: list[DisplayWidget] = field(default_factory=list)
     # What a call without identity may do with state (the ANONYMOUS_STATE setting; always refuse with sign-in).
     anonymous_state: AnonymousState = "refuse"
+    client: CallerClient = field(default_factory=CallerClient)
+    # The answers this round may use (earlier rounds' from the requestState, this round's inputResponses), by key.
+    answers: Mapping[str, Any] = field(default_factory=dict)
+    # The answers the handler used, in wire form: the next round's requestState carries them.
+    used_answers: dict[str, Any] = field(default_factory=dict)
+    # Sends a notification on this call's response stream, when the client can receive one.
+    notify: Notify | None = None
     # The caller's address (transport/client_address.py); None in process, where no network is crossed.
     source: str | None = None
     # The per-caller rate limit on calls that use state; None: no limit.
@@ -48,3 +100,71 @@ class ToolCall:
     def emit(self, widget: str, data: dict[str, Any], fallback: str) -> None:
         """Show a display widget with this call's result. Widgets emitted before a failure are discarded."""
         self.widgets.append(DisplayWidget(widget=widget, data=data, fallback=fallback))
+
+    def can_ask(self, request: InputRequest) -> bool:
+        """Whether `ask(request)` can reach the client: it speaks MCP 2026-07-28 and declared the capability."""
+        return self.client.stateless_protocol and self.client.declares(request.capability)
+
+    @overload
+    def ask(self, request: Elicitation, *, key: str | None = None) -> Elicited: ...
+
+    @overload
+    def ask(self, request: Sampling, *, key: str | None = None) -> Sampled: ...
+
+    @overload
+    def ask(self, request: ListRoots, *, key: str | None = None) -> Roots: ...
+
+    def ask(self, request: InputRequest, *, key: str | None = None) -> Answer:
+        """The client's answer to `request`. Without one yet, ends this round with an input request (the client
+        calls again with the answer, and the handler runs again from the top). `key` names the request on the
+        wire; the same request must get the same key in every round (the default derives one from it).
+
+        Raises `InputUnsupported` (an error result) when the protocol cannot carry input requests, and
+        `MissingClientCapability` (a protocol error) when the client did not declare the capability: check
+        `can_ask` first to offer something else."""
+        name = key or default_key(request)
+        return self.ask_all({name: request})[name]
+
+    def ask_all(self, requests: Mapping[str, InputRequest]) -> dict[str, Answer]:
+        """Answers to several requests at once, by key: the client is asked for all the missing ones in one round."""
+        answers: dict[str, Answer] = {}
+        missing: dict[str, InputRequest] = {}
+        for key, request in requests.items():
+            if not self.client.stateless_protocol:
+                raise InputUnsupported(request.method)
+            if not self.client.declares(request.capability):
+                raise MissingClientCapability(request.capability, request.method)
+            if key in self.answers:
+                answers[key] = parse_answer(key, request, self.answers[key])
+                self.used_answers[key] = self.answers[key]
+            else:
+                missing[key] = request
+        if missing:
+            raise InputRequired(missing)
+        return answers
+
+    def progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
+        """Report progress, when the caller asked for it (a `progressToken`) and can receive notifications."""
+        token = self.request_meta.get("progressToken", self.request_meta.get("progress_token"))
+        if self.notify is None or not isinstance(token, (str, int)):
+            return
+        params: dict[str, Any] = {"progressToken": token, "progress": progress}
+        if total is not None:
+            params["total"] = total
+        if message is not None:
+            params["message"] = message
+        self.notify("notifications/progress", params)
+
+    def log(self, level: LogLevel, data: Any, logger: str | None = None) -> None:
+        """Send a log message to the client. MCP 2026-07-28 clients opt in per request (`logLevel` in `_meta`) and
+        get that level and above; earlier clients get every level (a stateless server keeps no setLevel)."""
+        if self.notify is None or level not in LOG_LEVELS:
+            return
+        if self.client.stateless_protocol:
+            wanted = self.request_meta.get(LOG_LEVEL_META)
+            if wanted not in LOG_LEVELS or LOG_LEVELS.index(level) < LOG_LEVELS.index(wanted):
+                return
+        params: dict[str, Any] = {"level": level, "data": data}
+        if logger is not None:
+            params["logger"] = logger
+        self.notify("notifications/message", params)

@@ -11,13 +11,15 @@ import anyio.to_thread
 from pydantic import ValidationError
 
 from widget_mcp.toolkit.bundles import BundleManifest
-from widget_mcp.toolkit.call import ToolCall
+from widget_mcp.toolkit.call import CallerClient, Notify, ToolCall
 from widget_mcp.toolkit.catalog import Catalog
 from widget_mcp.toolkit.errors import DeclarationError
 from widget_mcp.toolkit.failures import InvalidArguments, error_result
+from widget_mcp.toolkit.inputs import InputRequired, InputUnsupported, ProtocolRefusal
 from widget_mcp.toolkit.limits import CallLimiter
 from widget_mcp.toolkit.ownership import AnonymousState
-from widget_mcp.toolkit.principal import resolve_principal
+from widget_mcp.toolkit.principal import Principal, resolve_principal
+from widget_mcp.toolkit.request_state import RequestStates
 from widget_mcp.toolkit.results import ToolResult
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook, ToolSpec
 from widget_mcp.toolkit.widgets import WidgetTemplate, render_template
@@ -60,7 +62,11 @@ class ToolRuntime:
         sign_in: SignInDeclaration | None = None,
         anonymous_state: AnonymousState = "capability",
         limiter: CallLimiter | None = None,
+        request_states: RequestStates | None = None,
     ) -> None:
+        """`request_states` signs the state of input requests (`ToolCall.ask`); without it, a key made for this
+        process alone, which no other instance or restart accepts."""
+        self.request_states = request_states or RequestStates(_process_key, ttl_seconds=600)
         books = list(books)
         self.limiter = limiter
         self.tools: dict[str, ToolSpec] = {}
@@ -145,18 +151,31 @@ class ToolRuntime:
         subject: str | None = None,
         host_subject: str | None = None,
         source: str | None = None,
+        *,
+        client: CallerClient | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+        notify: Notify | None = None,
     ) -> dict[str, Any]:
-        """Run one tool call and return the wire result. Never raises for tool-level failures.
+        """Run one tool call and return the wire result: a result, or an `input_required` one when the handler
+        asked for input it does not have yet. Never raises for tool-level failures; raises `ProtocolRefusal` for
+        a request the server must refuse (a requestState it cannot trust, an answer that answers nothing asked,
+        input the client cannot give).
 
         `source`: the caller's address (transport/client_address.py), which per-caller limits count a caller
         without identity by.
 
         `name` must be one of `self.tools`: an unknown tool is a protocol error, the server's to answer.
+        `input_responses` and `request_state` are a retried call's answers and the state it was given.
         """
         spec = self.tools[name]
         started = time.perf_counter()
         # With sign-in on, only a verified subject names a user: host hints could be anyone's claim.
         principal = resolve_principal(meta, subject, host_subject, trust_hints=self.sign_in is None)
+        answers: Mapping[str, Any] = input_responses or {}
+        if request_state is not None:
+            # Earlier rounds' answers, trusted over what the client sends again for the same keys.
+            answers = {**answers, **self.request_states.open(request_state, name, arguments or {}, principal.key)}
         call = ToolCall(
             tool=name,
             principal=principal,
@@ -165,6 +184,9 @@ class ToolRuntime:
             anonymous_state=self.anonymous_state,
             source=source,
             limiter=self.limiter,
+            client=client or CallerClient(),
+            answers=answers,
+            notify=notify,
         )
         self._observer.started(name, call)
         error_code: str | None = None
@@ -182,8 +204,31 @@ class ToolRuntime:
             if not isinstance(result, ToolResult):
                 raise TypeError(f"tool {name} returned {type(result).__name__}, not ToolResult")
             return result.to_wire(call.widgets)
+        except InputRequired as needed:
+            if not call.client.stateless_protocol:
+                wire, error_code = error_result(InputUnsupported(next(iter(needed.requests.values())).method), spec)
+                return wire
+            return self._input_required(needed, call, arguments or {}, principal)
+        except ProtocolRefusal:
+            error_code = "refused"
+            raise
         except Exception as exc:  # noqa: BLE001 - the one place failures become results
             wire, error_code = error_result(exc, spec)
             return wire
         finally:
             self._observer.finished(name, error_code, time.perf_counter() - started)
+
+    def _input_required(
+        self, needed: InputRequired, call: ToolCall, arguments: Mapping[str, Any], principal: Principal
+    ) -> dict[str, Any]:
+        return {
+            "resultType": "input_required",
+            "inputRequests": {key: request.wire() for key, request in needed.requests.items()},
+            "requestState": self.request_states.seal(call.tool, arguments, principal.key, call.used_answers),
+        }
+
+
+def _process_key() -> bytes:
+    import os
+
+    return os.urandom(32)

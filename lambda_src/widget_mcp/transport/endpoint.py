@@ -52,6 +52,13 @@ from pydantic import ValidationError
 
 from widget_mcp.auth.gate import Refused, SignInGate
 from widget_mcp.transport.answer_cache import AnswerCache, Key, encode, reply_body
+from widget_mcp.transport.call_events import (
+    EVENT_STREAM_HEADERS,
+    CallEvents,
+    LiveStream,
+    accepts_event_stream,
+    sse_frame,
+)
 from widget_mcp.transport.client_address import client_address
 from widget_mcp.transport.dispatch_context import SingleExchangeContext, envelope_connection
 from widget_mcp.transport.guards import (
@@ -96,6 +103,8 @@ class RequestInfo:
     host_subject: str | None = None
     # The caller's address as per-source limits count it (client_address.py); None when unknown (in-process).
     source: str | None = None
+    # Where a tools/call's notifications go, when the client accepts an event stream.
+    events: CallEvents | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +121,7 @@ class _Exchange:
     client_info: Any = None
     client_capabilities: Any = None
     peer: str | None = None
+    events: CallEvents | None = None
 
 
 Pending = Coroutine[Any, Any, HttpReply]
@@ -244,11 +254,16 @@ class McpEndpoint:
         body: bytes,
         request_id: str | None = None,
         peer: str | None = None,
+        *,
+        live: LiveStream | None = None,
     ) -> HttpReply | Pending:
         """The reply at once when no event loop is needed (a guard's refusal, a notification, a cached answer),
         else the coroutine that serves the request. `headers` must have lower-case names; `peer` is the address
-        the request came from (API Gateway's sourceIp, the ASGI client)."""
-        reply = self._handle(method, headers, body, request_id, peer)
+        the request came from (API Gateway's sourceIp, the ASGI client).
+
+        With `live`, a tool's notifications are pushed there as it runs, and the caller streams them before the
+        reply (call_events.py); without it, they come back in the reply's body."""
+        reply = self._handle(method, headers, body, request_id, peer, live)
         if isinstance(reply, HttpReply):
             return self._for_browser(reply, headers)
         return self._browser_reply(reply, headers)
@@ -260,10 +275,16 @@ class McpEndpoint:
         body: bytes,
         request_id: str | None = None,
         peer: str | None = None,
+        *,
+        live: LiveStream | None = None,
     ) -> HttpReply:
         """`headers` must have lower-case names."""
-        reply = self.begin(method, headers, body, request_id, peer)
+        reply = self.begin(method, headers, body, request_id, peer, live=live)
         return reply if isinstance(reply, HttpReply) else await reply
+
+    def event_stream_headers(self, headers: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+        """The headers that start a streamed reply to a request with these headers."""
+        return self._for_browser(HttpReply(200, b"", EVENT_STREAM_HEADERS), headers).headers
 
     def forget_answers(self) -> None:
         """Drop every cached answer (for a server whose lists or templates changed)."""
@@ -284,7 +305,13 @@ class McpEndpoint:
         return origin == OPAQUE_ORIGIN and self._host.serves_opaque_origin
 
     def _handle(
-        self, method: str, headers: Mapping[str, str], body: bytes, request_id: str | None, peer: str | None
+        self,
+        method: str,
+        headers: Mapping[str, str],
+        body: bytes,
+        request_id: str | None,
+        peer: str | None,
+        live: LiveStream | None = None,
     ) -> HttpReply | Pending:
         if method not in ("POST", "OPTIONS"):
             return _not_allowed()
@@ -323,7 +350,7 @@ class McpEndpoint:
             return _unsupported_version(decoded, header_version)
         if isinstance(decoded, list):
             return self._batch(decoded, headers, request_id, peer)
-        answer = self._message(decoded, headers, request_id, peer)
+        answer = self._message(decoded, headers, request_id, peer, live=live)
         return _accepted() if answer is None else answer
 
     def _message(
@@ -334,6 +361,7 @@ class McpEndpoint:
         peer: str | None,
         *,
         batched: bool = False,
+        live: LiveStream | None = None,
     ) -> Answer:
         """One JSON-RPC message, alone in its POST or one of a batch's."""
         if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
@@ -343,7 +371,7 @@ class McpEndpoint:
         if "id" not in message:
             # A notification: nothing to act on in a stateless exchange, and it gets no JSON-RPC reply.
             return None
-        return self._request(message, headers, http_request_id, peer, batched=batched)
+        return self._request(message, headers, http_request_id, peer, batched=batched, live=live)
 
     @staticmethod
     def _client_response(message: dict[str, Any], headers: Mapping[str, str]) -> HttpReply | None:
@@ -428,6 +456,7 @@ class McpEndpoint:
         peer: str | None,
         *,
         batched: bool = False,
+        live: LiveStream | None = None,
     ) -> HttpReply | Pending:
         rid = message.get("id")
         method = message.get("method")
@@ -442,6 +471,9 @@ class McpEndpoint:
             # 2025-03-26, lifecycle: the initialize request must not be part of a batch.
             return HttpReply(200, _error_body(rid, INVALID_REQUEST, "Invalid Request: initialize cannot be batched"))
 
+        events = None
+        if method == "tools/call" and not batched and (live is not None or accepts_event_stream(headers)):
+            events = CallEvents(live)
         header_version = headers.get("mcp-protocol-version")
         # A batch is the handshake era's: its messages are never served as 2026-07-28 requests.
         modern = not batched and (
@@ -477,11 +509,20 @@ class McpEndpoint:
                 client_info=verdict.client_info,
                 client_capabilities=verdict.client_capabilities,
                 peer=peer,
+                events=events,
             )
         else:
             version = header_version or DEFAULT_NEGOTIATED_VERSION
             exchange = _Exchange(
-                rid, method, params, headers, http_request_id, modern=False, version=version, peer=peer
+                rid,
+                method,
+                params,
+                headers,
+                http_request_id,
+                modern=False,
+                version=version,
+                peer=peer,
+                events=events,
             )
 
         host = self._host.admit(headers, method, params)
@@ -559,6 +600,7 @@ class McpEndpoint:
                     subject=subject,
                     host_subject=host_subject,
                     source=source,
+                    events=exchange.events,
                 )
             ),
         )
@@ -612,6 +654,9 @@ class McpEndpoint:
             retry_after = _retry_after(result)
             if retry_after is not None:
                 return HttpReply(200, body, (*JSON_HEADERS, ("retry-after", retry_after)))
+        if exchange.events is not None and exchange.events.frames:
+            # A buffered stream: the notifications the tool sent, then the response.
+            return HttpReply(200, b"".join(exchange.events.frames) + sse_frame(body), EVENT_STREAM_HEADERS)
         return HttpReply(200, body)
 
     @staticmethod

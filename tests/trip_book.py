@@ -1,0 +1,168 @@
+"""A small app that asks its user mid-call and reports progress, as README's "Ask the client mid-call" shows it:
+the input-request, progress and logging tests run it outside the conformance app."""
+
+from __future__ import annotations
+
+import threading
+
+import anyio
+from pydantic import BaseModel, ConfigDict, Field
+from widget_mcp.settings import Settings
+from widget_mcp.toolkit import Elicitation, Sampling, ToolBook, ToolCall, ToolResult
+from widget_mcp.transport.endpoint import McpEndpoint
+from widget_mcp.transport.guards import HostAllowlist
+
+book = ToolBook()
+
+
+class Trip(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    city: str = Field(max_length=80)
+
+
+class Booking(BaseModel):
+    city: str
+    traveller: str
+    seats: int
+    note: str | None = None
+
+
+class Traveller(BaseModel):
+    name: str = Field(title="Your name")
+    seats: int = Field(default=1, ge=1, le=9, title="Seats")
+
+
+@book.tool(
+    name="book_trip",
+    title="Book a trip",
+    description="Books a trip to a city, asking the traveller's name and seats first.",
+    output=Booking,
+    read_only=False,
+    destructive=False,
+    open_world=False,
+    invoking="Booking…",
+    invoked="Booked",
+)
+def book_trip(args: Trip, call: ToolCall) -> ToolResult:
+    who = call.ask(Elicitation(f"Who is travelling to {args.city}?", Traveller), key="traveller")
+    if not who.accepted:
+        return ToolResult(structured=Booking(city=args.city, traveller="", seats=0), narration="Nothing was booked.")
+    traveller = Traveller.model_validate(who.content)
+    booking = Booking(city=args.city, traveller=traveller.name, seats=traveller.seats)
+    return ToolResult(structured=booking, narration=f"Booked {traveller.seats} seat(s) to {args.city}.")
+
+
+class Tip(BaseModel):
+    city: str
+    tip: str
+    traveller: str
+
+
+@book.tool(
+    name="travel_tip",
+    title="Travel tip",
+    description="Asks the user's name, then asks the client's model for a tip about a city, in two rounds.",
+    output=Tip,
+    read_only=True,
+    destructive=False,
+    open_world=False,
+    invoking="Thinking…",
+    invoked="Tipped",
+)
+def travel_tip(args: Trip, call: ToolCall) -> ToolResult:
+    name = call.ask(Elicitation("What is your name?", Traveller), key="name").content.get("name", "")
+    tip = call.ask(Sampling(f"One tip for {name} visiting {args.city}", max_tokens=60), key="tip").text or ""
+    return ToolResult(structured=Tip(city=args.city, tip=tip, traveller=name), narration=tip)
+
+
+class Steps(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    steps: int = Field(default=3, ge=1, le=10)
+
+
+class Counted(BaseModel):
+    steps: int
+
+
+@book.tool(
+    name="count_up",
+    title="Count up",
+    description="Counts to `steps`, reporting progress and logging each step.",
+    output=Counted,
+    read_only=True,
+    destructive=False,
+    open_world=False,
+    invoking="Counting…",
+    invoked="Counted",
+)
+async def count_up(args: Steps, call: ToolCall) -> ToolResult:
+    for step in range(1, args.steps + 1):
+        await anyio.sleep(0.01)
+        call.progress(step, args.steps, f"step {step}")
+        call.log("debug" if step < args.steps else "info", f"counted {step}")
+    return ToolResult(structured=Counted(steps=args.steps), narration=f"Counted to {args.steps}.")
+
+
+@book.tool(
+    name="count_up_sync",
+    title="Count up (sync)",
+    description="The same as count_up from a sync handler, which a local server runs in a worker thread.",
+    output=Counted,
+    read_only=True,
+    destructive=False,
+    open_world=False,
+    invoking="Counting…",
+    invoked="Counted",
+)
+def count_up_sync(args: Steps, call: ToolCall) -> ToolResult:
+    for step in range(1, args.steps + 1):
+        call.progress(step, args.steps)
+    return ToolResult(structured=Counted(steps=args.steps), narration=f"Counted to {args.steps}.")
+
+
+# Set by a test once it has seen the first progress event of `wait_for_go`.
+GO = threading.Event()
+
+
+@book.tool(
+    name="wait_for_go",
+    title="Wait for go",
+    description="Reports progress, then waits (at most 10 s) for the test to say go: proves events stream.",
+    output=Counted,
+    read_only=True,
+    destructive=False,
+    open_world=False,
+    invoking="Waiting…",
+    invoked="Went",
+)
+def wait_for_go(args: Steps, call: ToolCall) -> ToolResult:
+    call.progress(1, 2, "waiting for go")
+    went = GO.wait(10)
+    call.progress(2, 2)
+    return ToolResult(structured=Counted(steps=2 if went else 1), narration="Went." if went else "Gave up.")
+
+
+SECRET = "s" * 40
+
+
+def trip_settings(**overrides: object) -> Settings:
+    values: dict[str, object] = {
+        "allowed_hosts": ("127.0.0.1:*", "localhost:*"),
+        "widget_base_url": "https://cdn.example.com/widgets",
+        "request_state_secret": SECRET,
+        **overrides,
+    }
+    return Settings(**values)  # type: ignore[arg-type]
+
+
+def trip_endpoint(settings: Settings, *, concurrent: bool = False) -> McpEndpoint:
+    from widget_mcp.server import build_runtime, build_server
+
+    runtime = build_runtime(settings, [book], sync_in_thread=concurrent)
+    return McpEndpoint(
+        build_server(runtime),
+        allowed_hosts=HostAllowlist(settings.allowed_hosts),
+        max_body_bytes=settings.max_body_bytes,
+        max_json_depth=settings.max_json_depth,
+        inline_tools=runtime.runs_inline,
+    )
