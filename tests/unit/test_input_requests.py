@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from widget_mcp.toolkit import (
     Roots,
     Sampled,
     Sampling,
+    ToolBook,
     ToolCall,
 )
 from widget_mcp.toolkit.inputs import InvalidInputResponse, form_problem
@@ -301,3 +304,37 @@ async def test_a_state_from_a_server_with_another_secret_is_refused() -> None:
     other = build_runtime(trip_settings(request_state_secret="t" * 40), [book])
     with pytest.raises(InvalidRequestState, match="not issued by this server"):
         await other.call("book_trip", {"city": "Oslo"}, None, client=MODERN, request_state=first["requestState"])
+
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+SECTION = "## Ask the client mid-call"
+
+
+def readme_book() -> ToolBook:
+    text = README.read_text()
+    section = text[text.index(SECTION) : text.index("\n## ", text.index(SECTION) + 1)]
+    blocks = re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
+    namespace: dict[str, Any] = {}
+    exec(
+        "from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult\nbook = ToolBook()\n" + "\n".join(blocks),
+        namespace,
+    )
+    readme: ToolBook = namespace["book"]
+    return readme
+
+
+async def test_the_readme_example_asks_then_books_with_the_answer_and_reports_progress() -> None:
+    runtime = build_runtime(trip_settings(), [readme_book()])
+    first = await runtime.call("trip_book", {"city": "Oslo"}, None, client=MODERN)
+    assert first["inputRequests"]["traveller"]["params"]["message"] == "Who is travelling to Oslo?"
+    answer = {"traveller": {"action": "accept", "content": {"name": "Ada", "seats": 2}}}
+    done = await runtime.call(
+        "trip_book", {"city": "Oslo"}, None, client=MODERN, input_responses=answer, request_state=first["requestState"]
+    )
+    assert done["structuredContent"] == {"city": "Oslo", "traveller": "Ada", "seats": 2}
+    sent: list[str] = []
+    counted = await runtime.call(
+        "trip_count", {"steps": 1}, {"progressToken": 1}, client=MODERN, notify=lambda method, _: sent.append(method)
+    )
+    assert counted["structuredContent"] == {"steps": 1}
+    assert sent == ["notifications/progress"]
