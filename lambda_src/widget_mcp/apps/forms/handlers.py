@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from widget_mcp.apps.forms.domain import FormError, FormLimits, FormSession, InvalidAnswer
+from widget_mcp.apps.forms.elicitation import as_elicitation
 from widget_mcp.apps.forms.repository import FormRepository
 from widget_mcp.apps.forms.service import FormChanged, FormNotFound, FormService
 from widget_mcp.apps.forms.tools import DguiError, FormPayload, ResponsePayload
@@ -93,6 +94,9 @@ class FormHandlers:
         return cls(FormService(repository, limits))
 
     def ask_question(self, args: AskInput, call: ToolCall) -> ToolResult:
+        native = self._native_form(args, call)
+        if native is not None:
+            return native
         with _dgui_errors():
             session = self.service.ask(
                 _owner(call), args.question, args.ui_schema, args.title, args.description, args.metadata
@@ -103,6 +107,42 @@ class FormHandlers:
         return ToolResult(
             structured=payload,
             narration=f"Showing a form: {payload.title or 'Please fill in'}{suffix}. Form id {session.form_id}.",
+            widget_session_id=session.form_id,
+        )
+
+    def _native_form(self, args: AskInput, call: ToolCall) -> ToolResult | None:
+        """In a host that shows no widget but can elicit, the form as the host's own (an input request): the first
+        round asks, before anything is stored; the answering round stores the form and its answer. None when the
+        host shows widgets, cannot elicit, or the form is not one elicitation can carry (see elicitation.py)."""
+        if call.client.shows_apps or not call.client.declares("elicitation") or not call.client.stateless_protocol:
+            return None
+        with _dgui_errors():  # a form that is not valid is refused before the user is asked anything
+            draft = self.service.check(args.question, args.ui_schema, args.title, args.description, args.metadata)
+        first = draft.steps[0]
+        request = as_elicitation(first.schema, first.title, first.description) if len(draft.steps) == 1 else None
+        if request is None:
+            return None
+        answer = call.ask(request, key="form")
+        owner = _owner(call)
+        with _dgui_errors():
+            session = self.service.ask(
+                owner, args.question, args.ui_schema, args.title, args.description, args.metadata
+            )
+            if answer.accepted:
+                session = self.service.submit(owner, session.form_id, answer.content, 0).session
+        payload = form_payload(session, 0)
+        if not answer.accepted:
+            refused = "declined" if answer.action == "decline" else "cancelled"
+            narration = f"The user {refused} the form; nothing was answered. Form id {session.form_id}."
+            return ToolResult(structured=payload, narration=narration, widget_session_id=session.form_id)
+        data = session.steps[0].answer or {}
+        response = ResponsePayload(
+            type="dgui_response", formId=session.form_id, data=data, step=0, steps=1, complete=True
+        )
+        return ToolResult(
+            structured=payload,
+            narration=f"The user answered {payload.title or 'the form'}: {_summary(data)}. Form id {session.form_id}.",
+            meta={"dgui_response": response.model_dump(mode="json", by_alias=True)},
             widget_session_id=session.form_id,
         )
 

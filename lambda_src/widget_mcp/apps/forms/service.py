@@ -56,6 +56,17 @@ class FormService:
         self._forms.create(owner, session)
         return session
 
+    def check(
+        self,
+        question: object,
+        ui_schema: object,
+        title: str | None,
+        description: str | None,
+        metadata: dict[str, Any] | None,
+    ) -> FormSession:
+        """The session `ask` would store, checked the same way but not stored."""
+        return FormSession.ask("unsaved", question, ui_schema, title, description, metadata, self._limits)
+
     def submit(self, owner: StateOwner, form_id: str, data: object, step: int | None) -> Submitted:
         stored = self._load(owner, form_id)
         session = stored.session

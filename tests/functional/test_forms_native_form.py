@@ -1,0 +1,148 @@
+"""ask_question in every host, through the official client over HTTP: a host that can elicit and shows no widget
+gets the form as its own (an input request), a host with MCP Apps the widget, any other the dgui_form and text."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp.client import advertise
+from mcp_types import ElicitRequestParams, ElicitResult
+from servers import serve
+from tool_results import error_of
+from widget_mcp.settings import Settings
+from widget_mcp.storage.memory import InMemoryDocumentStore
+from widget_mcp.wiring import build_app, build_core
+
+APPS_EXTENSION = "io.modelcontextprotocol/ui"
+
+FLAT = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string", "title": "City", "maxLength": 20},
+        "nights": {"type": "integer", "title": "Nights", "minimum": 1, "maximum": 30},
+        "breakfast": {"type": "boolean", "title": "Breakfast"},
+        "room": {"type": "string", "enum": ["single", "double"]},
+    },
+    "required": ["city", "nights"],
+}
+NESTED = {
+    "type": "object",
+    "properties": {"guest": {"type": "object", "properties": {"name": {"type": "string"}}}},
+}
+ALICE = {"openai/subject": "alice"}
+
+
+@pytest.fixture
+def base_url(settings: Settings) -> Iterator[str]:
+    with serve(build_app(build_core(settings, concurrent=True, store=InMemoryDocumentStore()))) as url:
+        yield url
+
+
+class Host:
+    """A host's form: answers each elicitation with `content` (or `action`), and remembers what it was asked."""
+
+    def __init__(self, content: dict[str, Any] | None = None, action: str = "accept") -> None:
+        self.content = content
+        self.action = action
+        self.asked: list[ElicitRequestParams] = []
+
+    async def elicit(self, context: Any, params: ElicitRequestParams) -> ElicitResult:
+        self.asked.append(params)
+        return ElicitResult(action=self.action, content=self.content)  # type: ignore[arg-type]
+
+
+async def test_a_host_without_widgets_shows_a_flat_form_natively_and_the_answer_is_stored(base_url: str) -> None:
+    host = Host({"city": "Oslo", "nights": 2, "breakfast": True})
+    async with Client(f"{base_url}/mcp", mode="2026-07-28", elicitation_callback=host.elicit) as mcp:
+        result = await mcp.call_tool("ask_question", {"question": FLAT, "title": "Your stay"}, meta=ALICE)
+        form = result.structured_content
+        assert form is not None
+        stored = await mcp.call_tool("get_form_response", {"formId": form["formId"]}, meta=ALICE)
+    [asked] = host.asked
+    assert asked.message == "Your stay"
+    assert asked.requested_schema["properties"] == FLAT["properties"]
+    assert asked.requested_schema["required"] == ["city", "nights"]
+    assert form["type"] == "dgui_form"
+    assert form["schema"] == FLAT
+    assert result.meta is not None
+    response = result.meta["dgui_response"]
+    assert response == {
+        "type": "dgui_response",
+        "formId": form["formId"],
+        "data": {"city": "Oslo", "nights": 2, "breakfast": True},
+        "step": 0,
+        "steps": 1,
+        "complete": True,
+        "next": None,
+    }
+    assert "Oslo" in result.content[0].text  # type: ignore[union-attr]
+    assert stored.structured_content is not None
+    assert stored.structured_content["type"] == "dgui_response"
+    assert stored.structured_content["data"] == response["data"]
+
+
+async def test_a_host_with_mcp_apps_gets_the_widget_and_is_not_asked(base_url: str) -> None:
+    host = Host({"city": "Oslo", "nights": 2})
+    apps = advertise(APPS_EXTENSION, {"mimeTypes": ["text/html;profile=mcp-app"]})
+    async with Client(f"{base_url}/mcp", mode="2026-07-28", elicitation_callback=host.elicit, extensions=[apps]) as mcp:
+        result = await mcp.call_tool("ask_question", {"question": FLAT}, meta=ALICE)
+    assert host.asked == []
+    assert result.structured_content is not None
+    assert result.structured_content["type"] == "dgui_form"
+    assert result.meta is not None
+    assert "dgui_response" not in result.meta
+
+
+@pytest.mark.parametrize(
+    ("question", "mode"),
+    [
+        (NESTED, "2026-07-28"),
+        ({"type": "object", "properties": {"code": {"type": "string", "pattern": "^[A-Z]+$"}}}, "2026-07-28"),
+        (FLAT, "legacy"),
+    ],
+    ids=["nested-object", "pattern", "handshake-client"],
+)
+async def test_a_form_elicitation_cannot_carry_falls_back_to_the_dgui_form(
+    base_url: str, question: dict[str, Any], mode: str
+) -> None:
+    host = Host({})
+    async with Client(f"{base_url}/mcp", mode=mode, elicitation_callback=host.elicit) as mcp:  # type: ignore[arg-type]
+        result = await mcp.call_tool("ask_question", {"question": question}, meta=ALICE)
+    assert host.asked == []
+    assert result.structured_content is not None
+    assert result.structured_content["type"] == "dgui_form"
+    assert "Showing a form" in result.content[0].text  # type: ignore[union-attr]
+
+
+async def test_a_declined_native_form_leaves_the_form_unanswered(base_url: str) -> None:
+    host = Host(action="decline")
+    async with Client(f"{base_url}/mcp", mode="2026-07-28", elicitation_callback=host.elicit) as mcp:
+        result = await mcp.call_tool("ask_question", {"question": FLAT}, meta=ALICE)
+        form_id = result.structured_content["formId"]  # type: ignore[index]
+        stored = await mcp.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
+    assert "declined" in result.content[0].text  # type: ignore[union-attr]
+    assert stored.structured_content is not None
+    assert stored.structured_content["type"] == "dgui_pending"
+
+
+async def test_a_native_answer_the_form_refuses_is_a_dgui_error(base_url: str) -> None:
+    host = Host({"city": "x" * 50, "nights": 2})  # over the field's maxLength, which the host did not enforce
+    async with Client(f"{base_url}/mcp", mode="2026-07-28", elicitation_callback=host.elicit) as mcp:
+        result = await mcp.call_tool("ask_question", {"question": FLAT}, meta=ALICE)
+    assert result.is_error
+    assert error_of(result)["code"] == "invalid_answer"
+    assert result.structured_content is not None
+    assert result.structured_content["type"] == "dgui_error"
+
+
+async def test_an_invalid_form_is_refused_before_the_user_is_asked(base_url: str) -> None:
+    host = Host({})
+    async with Client(f"{base_url}/mcp", mode="2026-07-28", elicitation_callback=host.elicit) as mcp:
+        result = await mcp.call_tool("ask_question", {"question": {"type": "object", "properties": 3}}, meta=ALICE)
+    assert host.asked == []
+    assert result.is_error
+    assert result.structured_content is not None
+    assert result.structured_content["type"] == "dgui_error"
