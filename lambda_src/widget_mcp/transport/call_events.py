@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import anyio
-import anyio.from_thread
 
 EVENT_STREAM_HEADERS: tuple[tuple[str, str], ...] = (
     ("content-type", "text/event-stream"),
@@ -47,7 +46,9 @@ class LiveStream:
         self.started = True
         if threading.get_ident() == self._loop_thread:
             self._send.send_nowait(frame)
-        else:
+        else:  # a sync tool in a worker thread; imported here, as only a local server runs tools in threads
+            import anyio.from_thread
+
             anyio.from_thread.run_sync(self._send.send_nowait, frame)
 
     def close(self) -> None:
