@@ -147,8 +147,11 @@ typecheck: $(VENV)/.synced
 	$(VENV)/bin/mypy
 
 # The Open WebUI layer is `make test-openwebui`'s (it needs its own 3 GB environment); .ci/run runs it too.
+# Spread over one pytest-xdist worker per core (TEST_WORKERS=0: one process), a test file whole on one worker and
+# files that share a costly fixture together (tests/worker_groups.py).
+TEST_WORKERS ?= auto
 test: lint typecheck $(WIDGET_STAMP) $(EXT_APPS_HOST_STAMP) clients
-	$(PY) -m pytest --ignore=tests/openwebui
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --ignore=tests/openwebui
 
 # The README tutorial followed word for word in a copy (both ways: as written, and WIDGET=1), then the copy's own
 # `make test` (tests/tutorial_check.py). Minutes: .ci/run runs it after `make test`, which keeps its quick tutorial test.

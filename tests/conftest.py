@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
+from fuzz_tally import TALLY
 from widget_mcp.local.aws_env import isolate_from_user_aws
 from widget_mcp.settings import Settings
 from widget_mcp.wiring import Core, build_core
+from worker_groups import (  # noqa: F401 - imported to register them: the hooks that spread tests over xdist workers
+    pytest_collection_modifyitems,
+    pytest_configure,
+    pytest_configure_node,
+    pytest_unconfigure,
+    pytest_xdist_make_scheduler,
+)
 
 # The tests never read the user's AWS configuration (AWS_PROFILE, ~/.aws, their keys): they run as on a machine
 # without any, as CI's is, and give moto keys where they make a client.
@@ -38,3 +47,18 @@ def settings(monkeypatch: pytest.MonkeyPatch) -> Settings:
 @pytest.fixture
 def core(settings: Settings) -> Core:
     return build_core(settings)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    report = getattr(node, "workeroutput", {}).get("fuzz_tally")
+    if report:
+        TALLY.merge(report)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """How many fuzz cases ran, and how long they took (tests/fuzz), in this process or summed over the workers."""
+    if TALLY.cases and not hasattr(terminalreporter.config, "workerinput"):
+        terminalreporter.section("fuzz")
+        for line in TALLY.summary():
+            terminalreporter.write_line(line)

@@ -2,7 +2,7 @@
 
 FUZZ_PROFILE=ci (the default, run by `make test`) is seeded and short; FUZZ_PROFILE=long (`make fuzz`) explores
 with fresh randomness and enough examples for more than 10,000 cases in all. The session summary prints how many
-cases ran and how long they took.
+cases ran and how long they took (tests/conftest.py, summed over the workers).
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ settings.register_profile("ci", max_examples=200, derandomize=True, **_COMMON)
 settings.register_profile("long", max_examples=1_500, derandomize=False, **_COMMON)
 PROFILE = os.environ.get("FUZZ_PROFILE", "ci")
 settings.load_profile(PROFILE)
+TALLY.profile = PROFILE
 
 # The engine's budget is cut so a fuzzed engine game answers in milliseconds; its strength is not under test.
 _FAST_ENGINE = {"CHESS_ENGINE_MAX_NODES": "200", "CHESS_ENGINE_MAX_SECONDS": "0.02"}
@@ -119,13 +120,8 @@ def _tally(request: pytest.FixtureRequest) -> Iterator[None]:
     TALLY.seconds += time.perf_counter() - started
 
 
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    if not TALLY.cases:
-        return
-    terminalreporter.section("fuzz")
-    for test, count in TALLY.by_test.items():
-        terminalreporter.write_line(f"{count:>7}  {test}")
-    terminalreporter.write_line(
-        f"fuzz profile {PROFILE!r}: {TALLY.cases} cases in {TALLY.seconds:.1f} s "
-        f"({TALLY.cases / max(TALLY.seconds, 1e-9):.0f} cases/s)"
-    )
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Under xdist, hand this worker's cases to the controller, which prints the summary (tests/conftest.py)."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None and TALLY.cases:
+        workeroutput["fuzz_tally"] = TALLY.report()

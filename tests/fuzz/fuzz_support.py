@@ -6,10 +6,10 @@ import contextlib
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from fuzz_tally import TALLY as TALLY  # the counter the fuzz tests add their cases to
 from jsonschema import Draft202012Validator
 from served_tools import OUTPUT_SCHEMAS
 
@@ -27,26 +27,6 @@ LEAK_MARKERS = (
 )
 _EXCEPTION_REPR = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception)\(")
 JSON_RPC_KEYS = {"jsonrpc", "id", "result", "error"}
-
-
-@dataclass
-class Tally:
-    """Cases executed across the session, and the wall time spent in fuzz tests."""
-
-    cases: int = 0
-    seconds: float = 0.0
-    by_test: dict[str, int] = field(default_factory=dict)
-    _current: str = ""
-
-    def start(self, test: str) -> None:
-        self._current = test
-
-    def count(self) -> None:
-        self.cases += 1
-        self.by_test[self._current] = self.by_test.get(self._current, 0) + 1
-
-
-TALLY = Tally()
 
 
 def _strict_json(text: str) -> Any:

@@ -16,6 +16,7 @@ import aws_cdk as cdk
 import pytest
 from aws_cdk.assertions import Template
 from synth_support import NO_BUNDLING, Synthesized
+from worker_groups import once_per_run
 
 from infra.app import build_app
 
@@ -32,7 +33,7 @@ def fake_bundles(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return dist
 
 
-@pytest.fixture(scope="session")
+@once_per_run
 def synthesized(tmp_path_factory: pytest.TempPathFactory, fake_bundles: Path) -> Synthesized:
     """The real app (cdk-nag on) synthesized once; synth raises if any finding is unacknowledged."""
     outdir = tmp_path_factory.mktemp("cdk.out")
@@ -41,7 +42,7 @@ def synthesized(tmp_path_factory: pytest.TempPathFactory, fake_bundles: Path) ->
     return Synthesized(app, stack, Template.from_stack(stack), outdir)
 
 
-@pytest.fixture(scope="session")
+@once_per_run
 def with_sign_in(tmp_path_factory: pytest.TempPathFactory, fake_bundles: Path) -> Synthesized:
     """The real app with `-c signIn=true` (and a local callback URL), synthesized once, cdk-nag on."""
     outdir = tmp_path_factory.mktemp("cdk.out.sign-in")
