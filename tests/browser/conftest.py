@@ -42,23 +42,64 @@ def dev_server() -> Iterator[DevServer]:
         yield DevServer(server.base)
 
 
-# Playwright's sync API keeps an event loop running in this thread while it is open, which would stop the
-# asyncio tests of other layers from starting theirs: it lives for one test module at a time.
-@pytest.fixture(scope="module")
-def playwright() -> Iterator[Playwright]:
-    with sync_playwright() as driver:
-        yield driver
+class SharedChromium:
+    """One Playwright driver and one Chromium for consecutive test files that use them.
+
+    Playwright's sync API keeps an event loop running in this thread while it is open, which would stop the asyncio
+    tests of other layers from starting theirs; launching Chromium for each test file costs seconds. So the browser
+    lives through a run of browser tests (the whole layer in a serial run, a stretch of files on an xdist worker) and
+    is closed when the run leaves a test file for one whose next test does not use it (never within a file, where
+    module-scoped fixtures may hold it). Each test still gets a fresh context (`csp`)."""
+
+    def __init__(self) -> None:
+        self._driver: Playwright | None = None
+        self._browser: Browser | None = None
+
+    def driver(self) -> Playwright:
+        if self._driver is None:
+            self._driver = sync_playwright().start()
+        return self._driver
+
+    def browser(self) -> Browser:
+        if self._browser is None:
+            try:
+                chromium = find_chromium()
+            except ChromiumNotFound as exc:
+                pytest.fail(f"the browser tests need Chromium: {exc}", pytrace=False)
+            self._browser = self.driver().chromium.launch(executable_path=chromium, args=list(CHROMIUM_ARGS))
+        return self._browser
+
+    def close(self) -> None:
+        browser, driver, self._browser, self._driver = self._browser, self._driver, None, None
+        try:
+            if browser is not None:
+                browser.close()
+        finally:
+            if driver is not None:
+                driver.stop()
+
+
+CHROMIUM = SharedChromium()
 
 
 @pytest.fixture(scope="module")
-def browser(playwright: Playwright) -> Iterator[Browser]:
-    try:
-        chromium = find_chromium()
-    except ChromiumNotFound as exc:
-        pytest.fail(f"the browser tests need Chromium: {exc}", pytrace=False)
-    browser = playwright.chromium.launch(executable_path=chromium, args=list(CHROMIUM_ARGS))
-    yield browser
-    browser.close()
+def playwright() -> Playwright:
+    return CHROMIUM.driver()
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Browser:
+    return CHROMIUM.browser()
+
+
+@pytest.hookimpl(trylast=True)  # after the test's own fixtures (its contexts) are torn down
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    if nextitem is None or (nextitem.path != item.path and "playwright" not in nextitem.fixturenames):
+        CHROMIUM.close()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    CHROMIUM.close()  # a run stopped early (-x, a keyboard interrupt) tears nothing down with a next test
 
 
 @pytest.fixture
