@@ -264,18 +264,22 @@ def _cached(name: str, build: Callable[[Path, Path], None]) -> Path:
     out = CACHE / name
     if (out / ".complete").is_file():
         return out
-    CACHE.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=CACHE, prefix=f".{name}-") as tmp:
-        staging = Path(tmp) / "out"
-        staging.mkdir()
-        build(staging, Path(tmp))
-        (staging / ".complete").write_text("")
-        shutil.rmtree(out, ignore_errors=True)
-        os.replace(staging, out)
     family = name.rsplit("-", 1)[0]
-    for stale in CACHE.glob(f"{family}-*"):  # keep one build per kind and target, not one per edit
-        if stale != out and stale.name.rsplit("-", 1)[0] == family:
-            shutil.rmtree(stale, ignore_errors=True)
+    # One builder per kind and target: parallel test workers (or a test run and `make asset`) wait for it and use
+    # its result, instead of building the same thing twice and replacing a folder the other is reading.
+    with debian_python.locked(CACHE / f".{family}.lock"):
+        if (out / ".complete").is_file():
+            return out
+        with tempfile.TemporaryDirectory(dir=CACHE, prefix=f".{name}-") as tmp:
+            staging = Path(tmp) / "out"
+            staging.mkdir()
+            build(staging, Path(tmp))
+            (staging / ".complete").write_text("")
+            shutil.rmtree(out, ignore_errors=True)
+            os.replace(staging, out)
+        for stale in CACHE.glob(f"{family}-*"):  # keep one build per kind and target, not one per edit
+            if stale != out and stale.name.rsplit("-", 1)[0] == family:
+                shutil.rmtree(stale, ignore_errors=True)
     return out
 
 

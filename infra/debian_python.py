@@ -163,8 +163,9 @@ def _run(args: list[str], *, env: dict[str, str] | None = None, cwd: Path | None
 
 
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """One fetcher at a time per cache (a test run and `make asset` may start together)."""
+def locked(path: Path) -> Iterator[None]:
+    """One process at a time holds `path`'s lock: one fetcher per cache (a test run and `make asset` may start
+    together)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
@@ -349,7 +350,7 @@ def python(arch: str | None = None, *, cache: Path | None = None) -> Interpreter
     if arch not in MACHINE:
         raise FetchError(f"unknown Debian architecture {arch!r}; expected one of {sorted(MACHINE)}")
     cache.mkdir(parents=True, exist_ok=True)
-    with _locked(cache / ".lock"), contextlib.ExitStack() as stack:
+    with locked(cache / ".lock"), contextlib.ExitStack() as stack:
         archive = _OnDemandArchive(cache, [host, arch], stack)
         try:
             native_root = _root(cache, host)
