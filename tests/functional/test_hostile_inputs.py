@@ -24,8 +24,8 @@ class CountingStore(InMemoryDocumentStore):
         super().__init__()
         self.writes = 0
 
-    def create(self, owner: str, doc: Document) -> None:
-        super().create(owner, doc)
+    def create(self, owner: str, doc: Document, *, quota: int | None = None) -> None:
+        super().create(owner, doc, quota=quota)
         self.writes += 1
 
     def replace(self, owner: str, doc: Document, expected_version: int) -> None:
