@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 from axe_support import assert_accessible
-from browser_support import DevServer, chess, settled, square, widget
+from browser_support import DevServer, chess, click_in_widget, settled, square, widget
 from playwright.sync_api import Page, expect
 from seed_forms import FLIGHT as FLIGHT_SCHEMA
 from seed_forms import FLIGHT_UI
@@ -161,11 +161,11 @@ def form_states(page: Page, server: DevServer, theme: str) -> None:
     expect(frame.locator(".wm-form")).to_have_attribute("data-state", "ready")
     settled(page)
     check(page, "the flight form")
-    frame.locator("button[type=submit]").click()
+    click_in_widget(page, frame.locator("button[type=submit]"))
     expect(frame.locator(".error-detail").first).to_contain_text("This field is required.")
     check(page, "the flight form with a missing field")
     frame.locator("#root_departureDate").fill("2025-12-25")
-    frame.locator("button[type=submit]").click()
+    click_in_widget(page, frame.locator("button[type=submit]"))
     expect(frame.locator('[data-testid="form-sent"]')).to_be_visible()
     check(page, "the sent form")
 
@@ -176,7 +176,7 @@ def form_every_field(page: Page, server: DevServer, theme: str) -> None:
     expect(frame.locator(".wm-form")).to_have_attribute("data-state", "ready")
     settled(page)
     check(page, "a form with every kind of field")
-    frame.locator("button[type=submit]").click()
+    click_in_widget(page, frame.locator("button[type=submit]"))
     expect(frame.locator(".error-detail").first).to_be_visible()
     check(page, "a form with every kind of field and its errors")
 
@@ -189,7 +189,7 @@ def form_server_error(page: Page, server: DevServer, theme: str) -> None:
     in_theme(page, server.preview("form", asked), theme)
     frame = widget(page)
     frame.locator("#root_departureDate").fill("2025-12-25")
-    frame.locator("button[type=submit]").click()
+    click_in_widget(page, frame.locator("button[type=submit]"))
     expect(frame.locator('[data-testid="form-message"]')).to_have_attribute("data-code", "already_answered")
     check(page, "a form the server refused")
 
