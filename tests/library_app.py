@@ -11,8 +11,10 @@ import pytest
 from pydantic import BaseModel, ConfigDict, Field
 from widget_mcp.toolkit import (
     DISPLAY_HOST,
+    Elicitation,
     EmbeddedResource,
     Image,
+    PromptCall,
     PromptMessage,
     ResourceLink,
     ToolBook,
@@ -120,6 +122,30 @@ def library_recommend(args: RecommendArguments) -> list[PromptMessage]:
 @book.prompt(name="library_judge_cover", title="Judge a cover", description="Asks what a cover says.")
 async def library_judge_cover() -> list[PromptMessage]:
     return [PromptMessage("user", Image(COVER, "image/png")), PromptMessage("assistant", "It says: read me.")]
+
+
+class GenreArguments(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    genre: str = Field(max_length=40, description="What kind of book")
+
+
+class Reader(BaseModel):  # the form the prompt asks for
+    mood: str = Field(title="How do you feel?")
+
+
+@book.prompt(
+    name="library_suggest",
+    title="Suggest for my mood",
+    description="Asks how the reader feels, then asks for a book in a genre that suits it.",
+)
+def library_suggest(args: GenreArguments, call: PromptCall) -> list[PromptMessage]:
+    ask = Elicitation(f"Before I suggest a {args.genre} book: how do you feel?", Reader)
+    if not call.can_ask(ask):  # a client that cannot answer gets the prompt without the mood
+        return [PromptMessage("user", f"Suggest a {args.genre} book.")]
+    answer = call.ask(ask, key="reader")
+    mood = Reader.model_validate(answer.content).mood if answer.accepted else "any"
+    return [PromptMessage("user", f"Suggest a {args.genre} book for a {mood} reader.")]
 
 
 @book.resource(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +125,20 @@ def _catalog_error(exc: CatalogError, protocol_version: str) -> MCPError:
     return MCPError(code=INVALID_PARAMS, message=exc.message)
 
 
+def caller_client(ctx: ServerRequestContext[Any]) -> CallerClient:
+    """What the request says about its client: 2026-07-28 requests carry their capabilities every time."""
+    stateless = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+    capabilities = (ctx.meta or {}).get(CLIENT_CAPABILITIES_META_KEY) if stateless else None
+    return CallerClient(ctx.protocol_version, stateless, capabilities if isinstance(capabilities, dict) else None)
+
+
+def input_responses(responses: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A retried request's `inputResponses` in wire form, by key."""
+    if not responses:
+        return None
+    return {k: v.model_dump(mode="json", by_alias=True, exclude_none=True) for k, v in responses.items()}
+
+
 def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[Any]:
     """A stateless server: every handler reads only the runtime (built once) and its own request."""
     catalog = runtime.catalog
@@ -136,9 +150,6 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
         if params.name not in runtime.tools:
             raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         info = ctx.request if isinstance(ctx.request, RequestInfo) else None
-        stateless = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
-        capabilities = (ctx.meta or {}).get(CLIENT_CAPABILITIES_META_KEY) if stateless else None
-        responses = params.input_responses
         try:
             result = await runtime.call(
                 params.name,
@@ -148,14 +159,8 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
                 subject=info.subject if info else None,
                 host_subject=info.host_subject if info else None,
                 source=info.source if info else None,
-                client=CallerClient(
-                    ctx.protocol_version, stateless, capabilities if isinstance(capabilities, dict) else None
-                ),
-                input_responses=(
-                    {k: v.model_dump(mode="json", by_alias=True, exclude_none=True) for k, v in responses.items()}
-                    if responses
-                    else None
-                ),
+                client=caller_client(ctx),
+                input_responses=input_responses(params.input_responses),
                 request_state=params.request_state,
                 notify=info.events.notify if info is not None and info.events is not None else None,
             )
@@ -192,10 +197,24 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
         return {"resultType": COMPLETE, "prompts": catalog.prompt_list}
 
     async def get_prompt(ctx: ServerRequestContext[Any], params: GetPromptRequestParams) -> dict[str, Any]:
+        info = ctx.request if isinstance(ctx.request, RequestInfo) else None
         try:
-            return {"resultType": COMPLETE, **await catalog.get_prompt(params.name, params.arguments)}
+            result = await runtime.get_prompt(
+                params.name,
+                params.arguments,
+                ctx.meta,
+                subject=info.subject if info else None,
+                host_subject=info.host_subject if info else None,
+                client=caller_client(ctx),
+                input_responses=input_responses(params.input_responses),
+                request_state=params.request_state,
+            )
         except CatalogError as exc:
             raise _catalog_error(exc, ctx.protocol_version) from None
+        except ProtocolRefusal as refusal:
+            raise MCPError(code=refusal.code, message=refusal.message, data=refusal.data) from None
+        result.setdefault("resultType", COMPLETE)
+        return result
 
     async def complete(ctx: ServerRequestContext[Any], params: CompleteRequestParams) -> dict[str, Any]:
         ref = params.ref.model_dump(by_alias=True)

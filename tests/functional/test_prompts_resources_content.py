@@ -13,7 +13,7 @@ import pytest
 from library_app import BOOKS, CATALOG, COVER, GENRES, LOGO, READS, served_with_library
 from mcp import Client
 from mcp.shared.exceptions import MCPError
-from mcp.types import PromptReference, ResourceTemplateReference
+from mcp.types import ElicitRequestParams, ElicitResult, PromptReference, ResourceTemplateReference
 from servers import serve
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
@@ -167,7 +167,7 @@ def modern(
     routing = {"mcp-protocol-version": "2026-07-28", "mcp-method": method, **headers}
     if name is not None:
         routing["mcp-name"] = name
-    return post(base_url, method, {**params, "_meta": ENVELOPE}, **routing)
+    return post(base_url, method, {"_meta": ENVELOPE, **params}, **routing)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -185,6 +185,49 @@ async def test_over_http_the_official_client_gets_prompts_resources_and_completi
     # In 2026-07-28 the client mirrors the argument in Mcp-Param-Shelf (base64, as it is not a token) and the server
     # checks that it agrees with the body.
     assert shelf.structured_content == {"shelf": "Crime & Mystery"}
+
+
+class Reader:
+    """The client's side of a prompt's input request: answers the form with a mood, noting each question."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    async def elicit(self, context: Any, params: ElicitRequestParams) -> ElicitResult:
+        self.asked.append(params.message)
+        return ElicitResult(action="accept", content={"mood": "calm"})
+
+
+async def test_over_http_a_prompt_asks_the_official_client_and_completes_with_its_answer(base_url: str) -> None:
+    reader = Reader()
+    async with Client(f"{base_url}/mcp", mode="2026-07-28", elicitation_callback=reader.elicit) as client:
+        got = await client.get_prompt("library_suggest", {"genre": "saga"})
+    assert reader.asked == ["Before I suggest a saga book: how do you feel?"]
+    assert got.messages[0].content.model_dump()["text"] == "Suggest a saga book for a calm reader."
+
+
+async def test_over_http_a_handshake_client_gets_the_prompt_that_does_not_ask(base_url: str) -> None:
+    reader = Reader()
+    async with Client(f"{base_url}/mcp", mode="legacy", elicitation_callback=reader.elicit) as client:
+        got = await client.get_prompt("library_suggest", {"genre": "saga"})
+    assert reader.asked == []
+    assert got.messages[0].content.model_dump()["text"] == "Suggest a saga book."
+
+
+def test_over_http_a_prompts_altered_request_state_is_refused_as_invalid_params(base_url: str) -> None:
+    envelope = {**ENVELOPE, "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}}
+    params = {"name": "library_suggest", "arguments": {"genre": "saga"}, "_meta": envelope}
+    first = modern(base_url, "prompts/get", params, "library_suggest").json()["result"]
+    assert first["resultType"] == "input_required"
+    answer = {"reader": {"action": "accept", "content": {"mood": "calm"}}}
+    state = first["requestState"]
+    altered = state[:-2] + ("AA" if not state.endswith("AA") else "BB")
+    retried = {**params, "inputResponses": answer}
+    done = modern(base_url, "prompts/get", {**retried, "requestState": state}, "library_suggest")
+    refused = modern(base_url, "prompts/get", {**retried, "requestState": altered}, "library_suggest")
+    assert done.json()["result"]["messages"][0]["content"]["text"] == "Suggest a saga book for a calm reader."
+    assert refused.json()["error"]["code"] == -32602
+    assert refused.json()["error"]["data"] == {"reason": "request_state_tampered"}
 
 
 def test_lists_and_fixed_resources_carry_caching_hints_and_template_reads_are_never_kept(base_url: str) -> None:

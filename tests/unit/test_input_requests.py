@@ -338,3 +338,16 @@ async def test_the_readme_example_asks_then_books_with_the_answer_and_reports_pr
     )
     assert counted["structuredContent"] == {"steps": 1}
     assert sent == ["notifications/progress"]
+
+
+async def test_the_readme_prompt_asks_for_a_budget_then_plans_within_it() -> None:
+    runtime = build_runtime(trip_settings(), [readme_book()])
+    first = await runtime.get_prompt("trip_plan", {"city": "Oslo"}, None, client=MODERN)
+    assert first["inputRequests"]["budget"]["params"]["message"] == "What is your budget for Oslo?"
+    answer = {"budget": {"action": "accept", "content": {"euros": 900}}}
+    done = await runtime.get_prompt(
+        "trip_plan", {"city": "Oslo"}, None, client=MODERN, input_responses=answer, request_state=first["requestState"]
+    )
+    handshake = await runtime.get_prompt("trip_plan", {"city": "Oslo"}, None, client=CallerClient("2025-11-25"))
+    assert done["messages"][0]["content"]["text"] == "Plan a trip to Oslo within 900 euros."
+    assert handshake["messages"][0]["content"]["text"] == "Plan a trip to Oslo."

@@ -8,7 +8,7 @@ book = ToolBook()
 async def hello(args: HelloIn, call: ToolCall) -> ToolResult: ...
 """
 
-from widget_mcp.toolkit.call import CallerClient, ToolCall
+from widget_mcp.toolkit.call import CallerClient, PromptCall, ToolCall
 from widget_mcp.toolkit.content import Audio, ContentError, EmbeddedResource, Image, ResourceLink, Text
 from widget_mcp.toolkit.display import DISPLAY_HOST
 from widget_mcp.toolkit.errors import DeclarationError, InvalidArguments, ServiceUnavailable, ToolError
@@ -20,6 +20,7 @@ from widget_mcp.toolkit.inputs import (
     InputUnsupported,
     ListRoots,
     MissingClientCapability,
+    PromptInputUnsupported,
     Root,
     Roots,
     Sampled,
@@ -50,6 +51,8 @@ __all__ = [
     "ListRoots",
     "MissingClientCapability",
     "Principal",
+    "PromptCall",
+    "PromptInputUnsupported",
     "PromptMessage",
     "ResourceLink",
     "Root",

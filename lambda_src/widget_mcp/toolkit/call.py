@@ -15,6 +15,7 @@ from widget_mcp.toolkit.inputs import (
     InputUnsupported,
     ListRoots,
     MissingClientCapability,
+    PromptInputUnsupported,
     Roots,
     Sampled,
     Sampling,
@@ -59,8 +60,66 @@ class CallerClient:
         return isinstance(extensions, Mapping) and APPS_EXTENSION in extensions
 
 
+class Asking:
+    """Asking the client for input mid-request (MCP 2026-07-28 input requests), shared by tools and prompts.
+
+    The request's context holds `client`, `answers` (this round's, by key) and `used_answers` (what the next
+    round's requestState carries)."""
+
+    client: CallerClient
+    answers: Mapping[str, Any]
+    used_answers: dict[str, Any]
+
+    def _unsupported(self, request: InputRequest) -> Exception:
+        """What asking raises when the request's protocol cannot carry input requests."""
+        return InputUnsupported(request.method)
+
+    def can_ask(self, request: InputRequest) -> bool:
+        """Whether `ask(request)` can reach the client: it speaks MCP 2026-07-28 and declared the capability."""
+        return self.client.stateless_protocol and self.client.declares(request.capability)
+
+    @overload
+    def ask(self, request: Elicitation, *, key: str | None = None) -> Elicited: ...
+
+    @overload
+    def ask(self, request: Sampling, *, key: str | None = None) -> Sampled: ...
+
+    @overload
+    def ask(self, request: ListRoots, *, key: str | None = None) -> Roots: ...
+
+    def ask(self, request: InputRequest, *, key: str | None = None) -> Answer:
+        """The client's answer to `request`. Without one yet, ends this round with an input request (the client
+        calls again with the answer, and the handler runs again from the top). `key` names the request on the
+        wire; the same request must get the same key in every round (the default derives one from it).
+
+        When the protocol cannot carry input requests, a tool's call ends with the error result
+        `input_unsupported` and a prompt's request with a protocol error (`InputUnsupported`,
+        `PromptInputUnsupported`); when the client did not declare the capability, both end with the protocol error
+        `MissingClientCapability`. Check `can_ask` first to offer something else."""
+        name = key or default_key(request)
+        return self.ask_all({name: request})[name]
+
+    def ask_all(self, requests: Mapping[str, InputRequest]) -> dict[str, Answer]:
+        """Answers to several requests at once, by key: the client is asked for all the missing ones in one round."""
+        answers: dict[str, Answer] = {}
+        missing: dict[str, InputRequest] = {}
+        for key, request in requests.items():
+            if not self.client.stateless_protocol:
+                raise self._unsupported(request)
+            if not self.client.declares(request.capability):
+                raise MissingClientCapability(request.capability, request.method)
+            if key in self.answers:
+                answers[key] = parse_answer(key, request, self.answers[key])
+                self.used_answers[key] = self.answers[key]
+            else:
+                missing[key] = request
+        if missing:
+            raise InputRequired(missing)
+        return answers
+
+
 @dataclass
-class ToolCall:
+class ToolCall(Asking):
     tool: str
     principal: Principal
     request_meta: Mapping[str, Any] = field(default_factory=dict)
@@ -101,48 +160,6 @@ class ToolCall:
         """Show a display widget with this call's result. Widgets emitted before a failure are discarded."""
         self.widgets.append(DisplayWidget(widget=widget, data=data, fallback=fallback))
 
-    def can_ask(self, request: InputRequest) -> bool:
-        """Whether `ask(request)` can reach the client: it speaks MCP 2026-07-28 and declared the capability."""
-        return self.client.stateless_protocol and self.client.declares(request.capability)
-
-    @overload
-    def ask(self, request: Elicitation, *, key: str | None = None) -> Elicited: ...
-
-    @overload
-    def ask(self, request: Sampling, *, key: str | None = None) -> Sampled: ...
-
-    @overload
-    def ask(self, request: ListRoots, *, key: str | None = None) -> Roots: ...
-
-    def ask(self, request: InputRequest, *, key: str | None = None) -> Answer:
-        """The client's answer to `request`. Without one yet, ends this round with an input request (the client
-        calls again with the answer, and the handler runs again from the top). `key` names the request on the
-        wire; the same request must get the same key in every round (the default derives one from it).
-
-        Raises `InputUnsupported` (an error result) when the protocol cannot carry input requests, and
-        `MissingClientCapability` (a protocol error) when the client did not declare the capability: check
-        `can_ask` first to offer something else."""
-        name = key or default_key(request)
-        return self.ask_all({name: request})[name]
-
-    def ask_all(self, requests: Mapping[str, InputRequest]) -> dict[str, Answer]:
-        """Answers to several requests at once, by key: the client is asked for all the missing ones in one round."""
-        answers: dict[str, Answer] = {}
-        missing: dict[str, InputRequest] = {}
-        for key, request in requests.items():
-            if not self.client.stateless_protocol:
-                raise InputUnsupported(request.method)
-            if not self.client.declares(request.capability):
-                raise MissingClientCapability(request.capability, request.method)
-            if key in self.answers:
-                answers[key] = parse_answer(key, request, self.answers[key])
-                self.used_answers[key] = self.answers[key]
-            else:
-                missing[key] = request
-        if missing:
-            raise InputRequired(missing)
-        return answers
-
     def progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
         """Report progress, when the caller asked for it (a `progressToken`) and can receive notifications."""
         token = self.request_meta.get("progressToken", self.request_meta.get("progress_token"))
@@ -168,3 +185,19 @@ class ToolCall:
         if logger is not None:
             params["logger"] = logger
         self.notify("notifications/message", params)
+
+
+@dataclass
+class PromptCall(Asking):
+    """The per-request context a prompt may take (a parameter annotated `PromptCall`): it asks the client for
+    input as a tool's `ToolCall` does, with the same signed requestState. A prompt gets no principal: what it
+    returns depends on its arguments and the client's answers only."""
+
+    prompt: str
+    client: CallerClient = field(default_factory=CallerClient)
+    # The answers this round may use, by key, and the ones the handler used (as on ToolCall).
+    answers: Mapping[str, Any] = field(default_factory=dict)
+    used_answers: dict[str, Any] = field(default_factory=dict)
+
+    def _unsupported(self, request: InputRequest) -> Exception:
+        return PromptInputUnsupported(request.method)

@@ -14,6 +14,7 @@ from widget_mcp.toolkit.prompts import Completer, completion
 from widget_mcp.toolkit.resources import FIXED_TTL_MS, TEMPLATE_TTL_MS
 
 if TYPE_CHECKING:
+    from widget_mcp.toolkit.call import PromptCall
     from widget_mcp.toolkit.prompts import PromptSpec
     from widget_mcp.toolkit.resources import ResourceSpec, ResourceTemplateSpec
     from widget_mcp.toolkit.tools import ToolBook
@@ -50,11 +51,14 @@ class Catalog:
         """Whether `uri` is a fixed resource's: its answer stays the same while the process lives."""
         return isinstance(uri, str) and uri in self.resources
 
-    async def get_prompt(self, name: str, arguments: Mapping[str, str] | None) -> dict[str, Any]:
+    async def get_prompt(
+        self, name: str, arguments: Mapping[str, str] | None, call: PromptCall | None = None
+    ) -> dict[str, Any]:
+        """The `prompts/get` result; `call` is the request's context for a prompt that asks for input."""
         prompt = self.prompts.get(name)
         if prompt is None:
             raise CatalogError("invalid_params", name, f"Unknown prompt: {name}")
-        return await prompt.get(arguments)
+        return await prompt.get(arguments, call)
 
     async def read(self, uri: str) -> dict[str, Any]:
         """The `resources/read` result, with its caching hint; CatalogError `not_found` when nothing is there."""

@@ -26,6 +26,7 @@ from pydantic import BaseModel
 from widget_mcp.toolkit.errors import ToolError
 
 # JSON-RPC codes the server answers these refusals with (the MCP schema's; the toolkit imports no SDK).
+INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
 MISSING_REQUIRED_CLIENT_CAPABILITY = -32021
 
@@ -177,6 +178,20 @@ class InputUnsupported(ToolError):
             f"This tool needs to send a {method} request, which needs a client speaking MCP 2026-07-28 "
             "(input requests in the result); this connection uses an earlier protocol version."
         )
+
+
+class PromptInputUnsupported(ProtocolRefusal):
+    """A prompt asked for input on a protocol that cannot carry input requests (the 2025-11-25 handshake on a
+    stateless endpoint); a prompt has no error result, so the request is refused."""
+
+    def __init__(self, method: str) -> None:
+        super().__init__(
+            INVALID_REQUEST,
+            f"This prompt needs to send a {method} request, which needs a client speaking MCP 2026-07-28 "
+            "(input requests in the result); this connection uses an earlier protocol version.",
+            {"requiredProtocolVersion": "2026-07-28"},
+        )
+        self.method = method
 
 
 def default_key(request: InputRequest) -> str:

@@ -1,7 +1,8 @@
 """Prompts: message templates a user picks in the host (`prompts/list`, `prompts/get`), with completion.
 
 A prompt is declared on a book with `book.prompt(...)`; its arguments are a pydantic model of string fields
-(MCP prompt arguments are strings), and it returns the messages. Completers suggest values for an argument as
+(MCP prompt arguments are strings), and it returns the messages. A parameter annotated `PromptCall` lets it ask the
+client for input first, as a tool does. Completers suggest values for an argument as
 the user types (`completion/complete`).
 """
 
@@ -15,6 +16,7 @@ from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ValidationError
 
+from widget_mcp.toolkit.call import PromptCall
 from widget_mcp.toolkit.content import ContentBlock, Text
 from widget_mcp.toolkit.errors import CatalogError, DeclarationError
 from widget_mcp.toolkit.tools import json_schema, uncapped_arguments
@@ -70,15 +72,24 @@ def _is_string(prop: Mapping[str, Any]) -> bool:
     return "string" in types and types <= {"string", "null"}
 
 
-def _arguments_model(name: str, fn: Callable[..., Any]) -> type[BaseModel] | None:
+def _parameters(name: str, fn: Callable[..., Any]) -> tuple[type[BaseModel] | None, tuple[str, ...]]:
+    """The prompt's arguments model (or None) and what each parameter receives, in order: `args` or `call`."""
     params = list(inspect.signature(fn).parameters.values())
-    if not params:
-        return None
     hints = inspect.get_annotations(fn, eval_str=True)
-    model = hints.get(params[0].name)
-    if len(params) > 1 or not (isinstance(model, type) and issubclass(model, BaseModel)):
-        raise DeclarationError(name, "a prompt takes no parameter, or one annotated with a pydantic model")
-    return model
+    model: type[BaseModel] | None = None
+    kinds: list[str] = []
+    for param in params:
+        hint = hints.get(param.name)
+        if hint is PromptCall and "call" not in kinds:
+            kinds.append("call")
+        elif isinstance(hint, type) and issubclass(hint, BaseModel) and model is None:
+            model = hint
+            kinds.append("args")
+        else:
+            raise DeclarationError(
+                name, "a prompt takes a pydantic model of its arguments and a PromptCall, each optional"
+            )
+    return model, tuple(kinds)
 
 
 @dataclass(frozen=True)
@@ -91,6 +102,8 @@ class PromptSpec:
     input_model: type[BaseModel] | None = field(init=False)
     # The `arguments` of the prompts/list entry, derived from the model once.
     arguments: tuple[dict[str, Any], ...] = field(init=False)
+    # What the handler's parameters receive, in order: "args" (the model) and "call" (the PromptCall).
+    parameters: tuple[str, ...] = field(init=False)
     is_async: bool = field(init=False)
 
     def __post_init__(self) -> None:
@@ -98,8 +111,9 @@ class PromptSpec:
             raise DeclarationError(self.name, "prompt names are 1..128 letters, digits, '_', '.' or '-'")
         if not self.description.strip():
             raise DeclarationError(self.name, "a prompt needs a description; hosts show it in their prompt picker")
-        model = _arguments_model(self.name, self.handler)
+        model, parameters = _parameters(self.name, self.handler)
         object.__setattr__(self, "input_model", model)
+        object.__setattr__(self, "parameters", parameters)
         object.__setattr__(self, "is_async", inspect.iscoroutinefunction(self.handler))
         schema = json_schema(model) if model is not None else {}
         properties: dict[str, Any] = schema.get("properties", {})
@@ -131,11 +145,13 @@ class PromptSpec:
             "arguments": [dict(a) for a in self.arguments],
         }
 
-    async def get(self, arguments: Mapping[str, str] | None) -> dict[str, Any]:
-        """The `prompts/get` result; arguments that fail the model are the caller's mistake (CatalogError)."""
-        if self.input_model is None:
-            outcome = self.handler()
-        else:
+    async def get(self, arguments: Mapping[str, str] | None, call: PromptCall | None = None) -> dict[str, Any]:
+        """The `prompts/get` result; arguments that fail the model are the caller's mistake (CatalogError).
+
+        `call` carries the client and its answers; the handler's `ask` raises `InputRequired` when an answer is
+        missing, for the caller to turn into an `input_required` result."""
+        args: BaseModel | None = None
+        if self.input_model is not None:
             try:
                 args = self.input_model.model_validate(dict(arguments or {}))
             except ValidationError as exc:
@@ -145,7 +161,8 @@ class PromptSpec:
                 )
                 message = f"Invalid arguments for {self.name}: {problems}"
                 raise CatalogError("invalid_params", self.name, message) from None
-            outcome = self.handler(args)
+        context = call if call is not None else PromptCall(self.name)
+        outcome = self.handler(*(args if kind == "args" else context for kind in self.parameters))
         messages: Any = await cast(Awaitable[Any], outcome) if self.is_async else outcome
         if isinstance(messages, (str, bytes)) or not all(isinstance(m, PromptMessage) for m in messages):
             raise TypeError(f"prompt {self.name} must return a list of PromptMessage")

@@ -11,7 +11,7 @@ import anyio.to_thread
 from pydantic import ValidationError
 
 from widget_mcp.toolkit.bundles import BundleManifest
-from widget_mcp.toolkit.call import CallerClient, Notify, ToolCall
+from widget_mcp.toolkit.call import CallerClient, Notify, PromptCall, ToolCall
 from widget_mcp.toolkit.catalog import Catalog
 from widget_mcp.toolkit.errors import DeclarationError
 from widget_mcp.toolkit.failures import InvalidArguments, error_result
@@ -23,6 +23,9 @@ from widget_mcp.toolkit.request_state import RequestStates
 from widget_mcp.toolkit.results import ToolResult
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook, ToolSpec
 from widget_mcp.toolkit.widgets import WidgetTemplate, render_template
+
+# A prompt's requestState is bound to "prompt:<name>": tool names are snake_case, so no tool's can equal it.
+PROMPT_STATE_PREFIX = "prompt:"
 
 
 class CallObserver(Protocol):
@@ -208,7 +211,7 @@ class ToolRuntime:
             if not call.client.stateless_protocol:
                 wire, error_code = error_result(InputUnsupported(next(iter(needed.requests.values())).method), spec)
                 return wire
-            return self._input_required(needed, call, arguments or {}, principal)
+            return self._input_required(needed, call.tool, call.used_answers, arguments or {}, principal)
         except ProtocolRefusal:
             error_code = "refused"
             raise
@@ -218,13 +221,45 @@ class ToolRuntime:
         finally:
             self._observer.finished(name, error_code, time.perf_counter() - started)
 
+    async def get_prompt(
+        self,
+        name: str,
+        arguments: Mapping[str, str] | None,
+        meta: Mapping[str, Any] | None,
+        subject: str | None = None,
+        host_subject: str | None = None,
+        *,
+        client: CallerClient | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+    ) -> dict[str, Any]:
+        """The `prompts/get` result, or an `input_required` one when the prompt asked for input it does not have
+        yet. Its requestState is signed and bound as a tool call's is (to the prompt, its arguments and the
+        caller), so a state issued for a tool, another prompt or other arguments is refused. Raises CatalogError
+        for an unknown prompt or arguments it refuses, and `ProtocolRefusal` as `call` does."""
+        target = f"{PROMPT_STATE_PREFIX}{name}"
+        principal = resolve_principal(meta, subject, host_subject, trust_hints=self.sign_in is None)
+        answers: Mapping[str, Any] = input_responses or {}
+        if request_state is not None and name in self.catalog.prompts:
+            answers = {**answers, **self.request_states.open(request_state, target, arguments or {}, principal.key)}
+        call = PromptCall(name, client=client or CallerClient(), answers=answers)
+        try:
+            return await self.catalog.get_prompt(name, arguments, call)
+        except InputRequired as needed:
+            return self._input_required(needed, target, call.used_answers, arguments or {}, principal)
+
     def _input_required(
-        self, needed: InputRequired, call: ToolCall, arguments: Mapping[str, Any], principal: Principal
+        self,
+        needed: InputRequired,
+        target: str,
+        used_answers: Mapping[str, Any],
+        arguments: Mapping[str, Any],
+        principal: Principal,
     ) -> dict[str, Any]:
         return {
             "resultType": "input_required",
             "inputRequests": {key: request.wire() for key, request in needed.requests.items()},
-            "requestState": self.request_states.seal(call.tool, arguments, principal.key, call.used_answers),
+            "requestState": self.request_states.seal(target, arguments, principal.key, used_answers),
         }
 
 

@@ -301,8 +301,9 @@ class ToolBook:
     def prompt(
         self, *, name: str, title: str, description: str, complete: Mapping[str, Completer] | None = None
     ) -> Callable[[PromptHandler], PromptHandler]:
-        """Declare a prompt. Its function takes no parameter or a pydantic model of string fields (the prompt's
-        arguments) and returns a list of `PromptMessage`; `complete` maps an argument to its completer."""
+        """Declare a prompt. Its function takes a pydantic model of string fields (the prompt's arguments) and a
+        `PromptCall` (to ask the client for input), each optional, and returns a list of `PromptMessage`;
+        `complete` maps an argument to its completer."""
         from widget_mcp.toolkit.prompts import PromptSpec
 
         def register(fn: PromptHandler) -> PromptHandler:

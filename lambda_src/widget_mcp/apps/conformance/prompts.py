@@ -6,7 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from widget_mcp.apps.conformance.media import RED_PIXEL_PNG
 from widget_mcp.apps.conformance.tools import book
-from widget_mcp.toolkit import EmbeddedResource, Image, PromptMessage, complete_from
+from widget_mcp.toolkit import Elicitation, EmbeddedResource, Image, PromptCall, PromptMessage, complete_from
 
 
 @book.prompt(
@@ -61,3 +61,21 @@ def test_prompt_with_embedded_resource(args: ResourceArgument) -> list[PromptMes
 def test_prompt_with_image() -> list[PromptMessage]:
     image = Image(RED_PIXEL_PNG, "image/png")
     return [PromptMessage("user", image), PromptMessage("user", "Please analyze the image above.")]
+
+
+CONTEXT = Elicitation(
+    "What context should the prompt use?",
+    {"type": "object", "properties": {"context": {"type": "string"}}, "required": ["context"]},
+)
+
+
+@book.prompt(
+    name="test_input_required_result_prompt",
+    title="Prompt that asks first",
+    description="Asks the user for context, then puts it in its message (conformance: "
+    "input-required-result-non-tool-request).",
+)
+def test_input_required_result_prompt(call: PromptCall) -> list[PromptMessage]:
+    answer = call.ask(CONTEXT, key="user_context")
+    context = answer.content.get("context") if answer.accepted else None
+    return [PromptMessage("user", f"Use this context: {context or 'none given'}.")]
