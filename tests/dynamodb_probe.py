@@ -10,9 +10,8 @@ from contextlib import contextmanager
 from typing import Any
 
 import boto3
-from moto.server import ThreadedMotoServer
 from widget_mcp.apps.chess.domain import Game
-from widget_mcp.local.aws import free_port
+from widget_mcp.local.aws import SerializedMotoServer
 from widget_mcp.storage.items import item_size
 from widget_mcp.storage.table import create_state_table
 from widget_mcp.toolkit.ownership import StateOwner
@@ -25,10 +24,9 @@ __all__ = ["OWNER", "TABLE", "CallLog", "client_for", "item_size", "long_game", 
 @contextmanager
 def moto_dynamodb(table: str) -> Iterator[str]:
     """A moto server on a free loopback port holding the state table `table`; yields its URL."""
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=free_port(), verbose=False)
+    server = SerializedMotoServer()  # moto's own threaded server lets racing conditional writes both succeed
     server.start()
-    host, port = server.get_host_and_port()
-    url = f"http://{host}:{port}"
+    url = server.url
     create_state_table(client_for(url), table)
     try:
         yield url

@@ -18,9 +18,8 @@ import pytest
 from fuzz_support import TALLY
 from fuzz_targets import HttpTarget, LambdaTarget, host_from_allowlist, seed
 from hypothesis import HealthCheck, settings
-from moto.server import ThreadedMotoServer
 from servers import serve
-from widget_mcp.local.aws import free_port
+from widget_mcp.local.aws import SerializedMotoServer
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.storage.table import create_state_table
@@ -56,11 +55,10 @@ def lambda_target() -> Iterator[LambdaTarget]:
     The handler module is a singleton built from the environment at import; whichever test layer imports it first
     sets its settings, so the Host header and table name are read back from it rather than assumed.
     """
-    port = free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server = SerializedMotoServer()
     server.start()
     with pytest.MonkeyPatch.context() as env:
-        env.setenv("AWS_ENDPOINT_URL_DYNAMODB", f"http://127.0.0.1:{port}")
+        env.setenv("AWS_ENDPOINT_URL_DYNAMODB", server.url)
         env.setenv("AWS_ACCESS_KEY_ID", "test")
         env.setenv("AWS_SECRET_ACCESS_KEY", "test")
         if "AWS_DEFAULT_REGION" not in os.environ:

@@ -11,8 +11,7 @@ from collections.abc import Iterator
 import boto3
 import pytest
 from apigw_events import Handler
-from moto.server import ThreadedMotoServer
-from widget_mcp.local.aws import free_port
+from widget_mcp.local.aws import SerializedMotoServer
 from widget_mcp.storage.table import create_state_table
 
 TABLE = "lambda-test-state"
@@ -30,10 +29,9 @@ os.environ.update(
 
 @pytest.fixture(scope="session")
 def dynamodb_endpoint() -> Iterator[str]:
-    port = free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server = SerializedMotoServer()
     server.start()
-    url = f"http://127.0.0.1:{port}"
+    url = server.url
     saved = {k: os.environ.get(k) for k in ("AWS_ENDPOINT_URL_DYNAMODB", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY")}
     os.environ.update({"AWS_ENDPOINT_URL_DYNAMODB": url, "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test"})
     os.environ.setdefault("AWS_DEFAULT_REGION", "eu-west-1")
