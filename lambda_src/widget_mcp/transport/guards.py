@@ -75,13 +75,13 @@ def origin_key(origin: str) -> tuple[str, str, int] | None:
 
 
 # What a browser may send to /mcp cross-origin (MCP's Streamable HTTP headers, both eras, and a bearer token),
-# and what it may read back (the protocol headers and the OAuth challenge).
+# and what it may read back (the protocol headers, the OAuth challenge, and when a rate-limited caller may retry).
 CORS_ALLOW_METHODS = "POST, OPTIONS"
 CORS_ALLOW_HEADERS = (
     "accept, authorization, content-type, last-event-id, mcp-method, mcp-name, mcp-protocol-version, mcp-session-id, "
     "x-widget-mcp-user"
 )
-CORS_EXPOSE_HEADERS = "mcp-protocol-version, mcp-session-id, www-authenticate"
+CORS_EXPOSE_HEADERS = "mcp-protocol-version, mcp-session-id, retry-after, www-authenticate"
 # Chromium caps a cached preflight at two hours (Firefox at a day): longer buys nothing.
 CORS_MAX_AGE_SECONDS = 7200
 
