@@ -28,6 +28,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from opentelemetry import trace
 
 import widget_mcp
+from widget_mcp.secrets import secret_source
 from widget_mcp.settings import Settings
 from widget_mcp.toolkit.bundles import BundleManifest
 from widget_mcp.toolkit.call import CallerClient
@@ -91,13 +92,9 @@ def build_runtime(
 
 def request_state_key(settings: Settings) -> Callable[[], bytes]:
     """Where the key that signs input requests' requestState comes from; called on the first input request."""
-    secret, arn = settings.request_state_secret, settings.request_state_secret_arn
-    if secret is not None:
-        return lambda: secret.get_secret_value().encode()
-    if arn is not None:
-        from widget_mcp.secrets import read_secret
-
-        return lambda: read_secret(arn).encode()
+    source = secret_source(settings.request_state_secret, settings.request_state_secret_arn)
+    if source is not None:
+        return lambda: source().encode()
 
     def process_key() -> bytes:
         logger.warning(

@@ -9,6 +9,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 
+from widget_mcp.secrets import SECRET_ARN_PATTERN
+
 
 class SettingsError(ValueError):
     """A setting has a bad value; the message names the variable and the problem."""
@@ -90,14 +92,15 @@ class Settings(BaseModel):
     conformance: bool = False
     # A secret shared with a host integration (Open WebUI's, README "Use it in Open WebUI") that signs per-user
     # tokens; empty: none is accepted, and sandboxed widgets (`Origin: null`) are refused as any unlisted origin.
+    # In AWS, HOST_TOKEN_SECRET_ARN names a Secrets Manager secret or an SSM SecureString parameter holding it
+    # instead, read when the first host token arrives.
     host_token_secret: SecretStr | None = None
+    host_token_secret_arn: str | None = Field(default=None, pattern=SECRET_ARN_PATTERN)
     # Signs the requestState of input requests (README, "Ask the user mid-call"), so any instance can resume a
     # call: at least 32 characters. In AWS, REQUEST_STATE_SECRET_ARN names a Secrets Manager secret or an SSM
     # SecureString parameter holding it instead, read on first use. Neither: a random key for this process alone.
     request_state_secret: SecretStr | None = None
-    request_state_secret_arn: str | None = Field(
-        default=None, pattern=r"^arn:aws[\w-]*:(secretsmanager|ssm):[\w-]+:\d{12}:(secret:|parameter/)\S+$"
-    )
+    request_state_secret_arn: str | None = Field(default=None, pattern=SECRET_ARN_PATTERN)
     # How long a client may take to answer an input request before the call must start over.
     request_state_ttl_seconds: int = Field(default=900, ge=30, le=86_400)
 
@@ -160,6 +163,14 @@ class Settings(BaseModel):
             raise ValueError(
                 "OAUTH_AUTHORIZE_URL, OAUTH_TOKEN_URL and OAUTH_REGISTRATION_CLIENT_ID go together; set all or none"
             )
+        return self
+
+    @model_validator(mode="after")
+    def _secret_or_its_arn(self) -> Settings:
+        for name in ("host_token_secret", "request_state_secret"):
+            if getattr(self, name) is not None and getattr(self, f"{name}_arn") is not None:
+                variable = name.upper()
+                raise ValueError(f"{variable} and {variable}_ARN both name the key; set one of them")
         return self
 
     @model_validator(mode="after")

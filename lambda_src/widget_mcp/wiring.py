@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from widget_mcp.auth.host_tokens import HostTokens
 from widget_mcp.observability import Observability, ToolTelemetry
+from widget_mcp.secrets import secret_source
 from widget_mcp.server import build_runtime, build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import DocumentStore
@@ -108,6 +109,8 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
         from widget_mcp.auth.setup import build_sign_in
 
         sign_in = build_sign_in(settings, runtime.protected_tools())
+    # Read from AWS when the first host token arrives (HOST_TOKEN_SECRET_ARN), never at cold start.
+    host_secret = secret_source(settings.host_token_secret, settings.host_token_secret_arn)
     endpoint = McpEndpoint(
         build_server(runtime),
         allowed_hosts=HostAllowlist(settings.allowed_hosts),
@@ -119,7 +122,7 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
         inline_tools=runtime.runs_inline,
         fixed_resource=runtime.fixed_resource,
         host_identity=HostIdentity(
-            HostTokens(settings.host_token_secret.get_secret_value()) if settings.host_token_secret else None,
+            HostTokens(host_secret) if host_secret is not None else None,
             runtime.widget_callable,
             sign_in=sign_in is not None,
         ),

@@ -18,6 +18,7 @@ import hmac
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -65,9 +66,19 @@ def sign(secret: str, issuer: str, subject: str, scope: Scope, lifetime_seconds:
 
 
 class HostTokens:
-    def __init__(self, secret: str, leeway_seconds: int = 30) -> None:
-        self._secret = secret.encode()
+    """Verifies host tokens. `secret` is the shared secret, or where to get it (HOST_TOKEN_SECRET_ARN: a read from
+    AWS), called when the first token arrives and kept once it answers; what it raises reaches the caller."""
+
+    def __init__(self, secret: str | Callable[[], str], leeway_seconds: int = 30) -> None:
+        self._source = secret if callable(secret) else None
+        self._secret = None if callable(secret) else secret.encode()
         self._leeway = leeway_seconds
+
+    def _key(self) -> bytes:
+        if self._secret is None:
+            assert self._source is not None
+            self._secret = self._source().encode()
+        return self._secret
 
     def verify(self, token: str, now: float | None = None) -> HostUser:
         if len(token) > MAX_TOKEN_CHARS:
@@ -76,7 +87,7 @@ class HostTokens:
         if len(parts) != 3:
             raise HostTokenRejected("host token is not a compact JWT")
         head, body, mac = parts
-        expected = hmac.new(self._secret, f"{head}.{body}".encode(), hashlib.sha256).digest()
+        expected = hmac.new(self._key(), f"{head}.{body}".encode(), hashlib.sha256).digest()
         try:
             signature, header, claims = _unb64(mac), json.loads(_unb64(head)), json.loads(_unb64(body))
         except (binascii.Error, ValueError, UnicodeDecodeError):

@@ -11,11 +11,15 @@ on (where only OAuth tokens name users), `Origin: null` is refused as before.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from widget_mcp.auth.host_tokens import HEADER, HostTokenRejected, HostTokens, HostUser
+from widget_mcp.secrets import SecretUnavailable
+
+logger = logging.getLogger(__name__)
 
 OPAQUE_ORIGIN = "null"
 # HTTP requires a challenge on every 401 (RFC 9110 15.5.2); it names the header a host token travels in and
@@ -64,6 +68,11 @@ class HostIdentity:
             user = self._tokens.verify(token)
         except HostTokenRejected as exc:
             return HostRefusal(401, f"Host token rejected: {exc}")
+        except SecretUnavailable as exc:  # HOST_TOKEN_SECRET_ARN could not be read: the server's fault, retried
+            logger.error("host tokens cannot be checked: %s", exc)
+            return HostRefusal(
+                503, "Host tokens cannot be checked right now: the server could not read its secret; try again shortly"
+            )
         if opaque or user.scope == "widget":
             name = params.get("name") if params else None
             if method != "tools/call" or not self._widget_callable(name):
