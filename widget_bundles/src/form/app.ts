@@ -2,14 +2,14 @@
 // authority on validity), step after step, ending in a follow-up message to the conversation.
 // No JSX (the project's tsconfig has none): createElement as `h`. Every model string is a text child.
 
-import { createElement as h, useEffect, useRef, useState, type ReactNode } from "react";
+import { createElement as h, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 // The Form itself, not the package index: that also exports a test registry importing @rjsf/validator-ajv8.
 import Form, { type IChangeEvent } from "@rjsf/core/lib/components/Form.js";
 import type { ErrorSchema, RJSFValidationError, UiSchema } from "@rjsf/utils";
 import type { Host, ToolResult } from "../shared/bridge";
 import { isRecord } from "../shared/dom";
 import { parseError, parseForm, summarise, toErrorSchema, type DguiError, type FormPayload, type Json } from "./payload";
-import { validator } from "./validator";
+import { CfValidator } from "./validator";
 import { formContext } from "./model-context";
 
 export type Phase = "ready" | "sending" | "sent" | "error";
@@ -34,6 +34,12 @@ interface Props {
 }
 
 const REQUIRED = "This field is required.";
+const TOO_COMPLEX: DguiError = {
+  code: "too_complex",
+  message: "This form is too complex to show here. Ask for a simpler one.",
+  fields: {},
+};
+const LEFT_TO_SERVER = "These answers are checked when they are sent: this form is too complex to check here.";
 
 /** Client-side messages in the server's words, so a field reads the same whichever side caught it. */
 function transformErrors(errors: RJSFValidationError[]): RJSFValidationError[] {
@@ -72,6 +78,9 @@ export function FormApp({ host, initial, saved }: Props): ReactNode {
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>(undefined);
   const [notice, setNotice] = useState<DguiError | null>(null);
   const [answered, setAnswered] = useState<Answered[]>(resumed?.answered ?? []);
+  const [leftToServer, setLeftToServer] = useState(false);
+  // One checker per step: it says whether it left the last check to the server.
+  const checker = useMemo(() => new CfValidator(), [form]);
   const box = useRef<HTMLDivElement>(null);
   // Where the focus goes once the server has answered (the Send button it was on is disabled while sending).
   const focusNext = useRef<FocusNext>(null);
@@ -111,6 +120,7 @@ export function FormApp({ host, initial, saved }: Props): ReactNode {
   const submit = async (event: IChangeEvent<Json>): Promise<void> => {
     const formData = isRecord(event.formData) ? event.formData : {};
     setData(formData);
+    setLeftToServer(checker.leftToServer);
     setPhase("sending");
     setNotice(null);
     let result: ToolResult;
@@ -139,6 +149,7 @@ export function FormApp({ host, initial, saved }: Props): ReactNode {
     if (next && sc.complete !== true) {
       setForm(next);
       setData(undefined);
+      setLeftToServer(false);
       setPhase("ready");
       focusNext.current = "title";
       // widgetState is shown to the model in ChatGPT: keep the next step's form there only when it is small.
@@ -166,7 +177,10 @@ export function FormApp({ host, initial, saved }: Props): ReactNode {
   }
 
   let body: ReactNode;
-  if (phase === "sent") {
+  if (form.tooComplex) {
+    const { code, message } = TOO_COMPLEX;
+    body = h("p", { className: "wm-error", role: "alert", "data-testid": "form-message", "data-code": code }, message);
+  } else if (phase === "sent") {
     body = h(
       "div",
       { className: "wm-form-sent", role: "status", "data-testid": "form-sent", tabIndex: -1 },
@@ -179,7 +193,7 @@ export function FormApp({ host, initial, saved }: Props): ReactNode {
       schema: form.schema,
       uiSchema: { ...form.uiSchema, "ui:submitButtonOptions": { submitText: form.step + 1 < form.steps ? "Next" : "Send" } } as UiSchema,
       formData: data,
-      validator,
+      validator: checker,
       extraErrors,
       transformErrors,
       showErrorList: false,
@@ -207,6 +221,9 @@ export function FormApp({ host, initial, saved }: Props): ReactNode {
     ...header,
     notice
       ? h("p", { key: "n", className: "wm-error", role: "alert", "data-testid": "form-message", "data-code": notice.code }, notice.message)
+      : null,
+    leftToServer && phase !== "sent"
+      ? h("p", { key: "l", className: "wm-muted wm-form-left", role: "status", "data-testid": "form-left-to-server" }, LEFT_TO_SERVER)
       : null,
     body,
   );

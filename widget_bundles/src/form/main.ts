@@ -17,7 +17,12 @@ let shownFormId: string | null = null;
 
 function savedState(host: Host): Saved | null {
   const state = host.widgetState();
-  return isRecord(state) && typeof state.formId === "string" && Array.isArray(state.answered) ? (state as unknown as Saved) : null;
+  if (!isRecord(state) || typeof state.formId !== "string" || !Array.isArray(state.answered)) return null;
+  // A step kept in widgetState is read like any payload: through the same checks as the tool result's.
+  const kept = isRecord(state.form) ? state.form : null;
+  const metadata = { step: kept?.step, steps: kept?.steps };
+  const form = kept ? parseForm({ ...kept, type: "dgui_form", metadata }) : null;
+  return { ...(state as unknown as Saved), form: form ?? undefined };
 }
 
 function show(root: HTMLElement, host: Host, result: ToolResult): void {

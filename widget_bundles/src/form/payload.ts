@@ -3,6 +3,9 @@
 
 import { isRecord } from "../shared/dom";
 import { failureOf, type ToolFailure } from "../shared/errors";
+import { formFits } from "./complexity";
+import { safeUiSchema } from "./ui-schema";
+import { withoutUntrustedUrls } from "./url-values";
 
 export type Json = Record<string, unknown>;
 
@@ -14,6 +17,8 @@ export interface FormPayload {
   uiSchema: Json;
   step: number;
   steps: number;
+  /** The schema is past what the widget draws in bounded time (complexity.ts): no form is drawn. */
+  tooComplex: boolean;
 }
 
 /** What the form shows when the server refused: the code and sentence, and a message per field where it gave some. */
@@ -26,14 +31,16 @@ export function parseForm(value: unknown): FormPayload | null {
   const metadata = isRecord(value.metadata) ? value.metadata : {};
   const step = Number.isInteger(metadata.step) ? Number(metadata.step) : 0;
   const steps = Number.isInteger(metadata.steps) ? Number(metadata.steps) : 1;
+  const fits = formFits(value.schema);
   return {
     formId: value.formId,
     title: typeof value.title === "string" ? value.title : "",
     description: typeof value.description === "string" ? value.description : "",
-    schema: value.schema,
-    uiSchema: safeUiSchema(isRecord(value.uiSchema) ? value.uiSchema : {}),
+    schema: fits ? withoutUntrustedUrls(value.schema) : {},
+    uiSchema: fits ? safeUiSchema(value.uiSchema) : {},
     step,
     steps: Math.max(steps, step + 1),
+    tooComplex: !fits,
   };
 }
 
@@ -41,21 +48,6 @@ export function parseForm(value: unknown): FormPayload | null {
  * sentence), or `fallback` for a result that is not an error but holds no form either. */
 export function parseError(result: { isError?: unknown; _meta?: unknown; content?: unknown }, fallback: string): DguiError {
   return failureOf(result, fallback) ?? { code: "error", message: fallback, fields: {} };
-}
-
-// uiSchema options that would let model text be parsed as markdown/markup, or move the `root_<field>` ids.
-const UNSAFE_KEYS = new Set(["ui:enableMarkdownInDescription", "ui:enableMarkdownInHelp", "enableMarkdownInDescription", "enableMarkdownInHelp", "ui:rootFieldId"]);
-
-/** A copy of the model's uiSchema without the options that would render its text as markdown. */
-export function safeUiSchema(value: unknown): Json {
-  const clean = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(clean);
-    if (!isRecord(node)) return node;
-    const out: Json = {};
-    for (const [key, child] of Object.entries(node)) if (!UNSAFE_KEYS.has(key)) out[key] = clean(child);
-    return out;
-  };
-  return clean(value) as Json;
 }
 
 export interface ErrorNode {

@@ -2,6 +2,9 @@
 // @rjsf/validator-ajv8 compiles every schema with `new Function`, which widget CSPs (no 'unsafe-eval', as in
 // ChatGPT and MCP Apps hosts) refuse: every submit then fails with "Error compiling schema". This one runs
 // under the CSP, speaks Draft-07 and 2020-12 like the server, and checks formats; the server stays the authority.
+// Its work is bounded: it checks against the schema without what has no time bound in a browser (local-schema.ts),
+// and only when the count of evaluations stays within a budget (complexity.ts); otherwise the answers go to the
+// server unchecked, which says what is wrong under each field.
 
 import { Validator, type OutputUnit, type Schema, type SchemaDraft } from "@cfworker/json-schema";
 import {
@@ -18,6 +21,8 @@ import {
   type ValidationData,
   type ValidatorType,
 } from "@rjsf/utils";
+import { checkFits } from "./complexity";
+import { localSchema } from "./local-schema";
 
 type Data = Record<string, unknown>;
 
@@ -29,15 +34,37 @@ function draftOf(schema: RJSFSchema): SchemaDraft {
   return /draft-0?7/.test(String(schema.$schema ?? "")) ? "7" : "2020-12";
 }
 
-const cache = new WeakMap<object, Validator>();
+const validators = new WeakMap<object, Validator>();
 
 function validatorFor(schema: RJSFSchema): Validator {
-  let validator = cache.get(schema);
+  let validator = validators.get(schema);
   if (!validator) {
     validator = new Validator(schema as Schema, draftOf(schema), false);
-    cache.set(schema, validator);
+    validators.set(schema, validator);
   }
   return validator;
+}
+
+const locals = new WeakMap<object, RJSFSchema | null>();
+
+/** The schema checked in the browser for the model's `schema` (null: none, the server checks). */
+function localFor(schema: RJSFSchema): RJSFSchema | null {
+  if (!locals.has(schema)) locals.set(schema, localSchema(schema) as RJSFSchema | null);
+  return locals.get(schema) ?? null;
+}
+
+const options = new WeakMap<object, { root: object; schema: RJSFSchema | null }>();
+
+/** The local schema of `schema` (an option or branch of `rootSchema`) with the root's definitions at hand, which
+ *  its `$ref`s may name. */
+function optionFor(schema: RJSFSchema, rootSchema: RJSFSchema): RJSFSchema | null {
+  const known = options.get(schema);
+  if (known?.root === rootSchema) return known.schema;
+  const root = localFor(rootSchema);
+  const own = root && localSchema({ ...schema, definitions: undefined, $defs: undefined });
+  const option = own ? ({ ...own, definitions: root.definitions, $defs: root.$defs } as RJSFSchema) : null;
+  options.set(schema, { root: rootSchema, schema: option });
+  return option;
 }
 
 function segments(location: string): string[] {
@@ -81,10 +108,17 @@ function leafErrors(units: readonly OutputUnit[]): OutputUnit[] {
   });
 }
 
-class CfValidator implements ValidatorType<Data, RJSFSchema> {
+export class CfValidator implements ValidatorType<Data, RJSFSchema> {
+  /** Whether the last check of the answers was left to the server (too costly, or not bounded, in a browser). */
+  leftToServer = false;
+
   rawValidation<Result = OutputUnit>(schema: RJSFSchema, formData?: Data): { errors?: Result[]; validationError?: Error } {
+    const local = localFor(schema);
+    const data = formData ?? {};
+    this.leftToServer = !local || !checkFits(local, data);
+    if (!local || this.leftToServer) return { errors: [] };
     try {
-      const result = validatorFor(schema).validate(formData ?? {});
+      const result = validatorFor(local).validate(data);
       return { errors: (result.valid ? [] : leafErrors(result.errors)) as Result[] };
     } catch (error) {
       return { validationError: error instanceof Error ? error : new Error(String(error)) };
@@ -109,9 +143,11 @@ class CfValidator implements ValidatorType<Data, RJSFSchema> {
     return validationDataMerge<Data>({ errors, errorSchema }, userErrors);
   }
 
+  /** RJSF asks this to pick among `anyOf`/`oneOf` options and `if` branches as it draws the form. A question the
+   *  budget does not allow is answered "no": RJSF then picks by its own closeness score. */
   isValid(schema: RJSFSchema, formData: Data | undefined, rootSchema: RJSFSchema): boolean {
-    // Sub-schemas (anyOf/oneOf options) may $ref the root's definitions: validate them with those at hand.
-    const withDefinitions = { ...schema, definitions: rootSchema.definitions, $defs: rootSchema.$defs } as RJSFSchema;
+    const withDefinitions = optionFor(schema, rootSchema);
+    if (!withDefinitions || !checkFits(withDefinitions, formData)) return false;
     try {
       return validatorFor(withDefinitions).validate(formData).valid;
     } catch {
@@ -120,4 +156,5 @@ class CfValidator implements ValidatorType<Data, RJSFSchema> {
   }
 }
 
+/** The playground's argument form's checker (each form widget makes its own, to know what it left to the server). */
 export const validator = new CfValidator();
