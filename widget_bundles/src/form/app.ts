@@ -80,7 +80,7 @@ export function FormApp({ host, initial, saved }: Props): ReactNode {
   const [answered, setAnswered] = useState<Answered[]>(resumed?.answered ?? []);
   const [leftToServer, setLeftToServer] = useState(false);
   // One checker per step: it says whether it left the last check to the server.
-  const checker = useMemo(() => new CfValidator(), [form]);
+  const checker = useMemo(() => new CfValidator(form.checkedHere), [form]);
   const box = useRef<HTMLDivElement>(null);
   // Where the focus goes once the server has answered (the Send button it was on is disabled while sending).
   const focusNext = useRef<FocusNext>(null);

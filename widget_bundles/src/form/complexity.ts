@@ -65,9 +65,15 @@ function drawnItems(node: Json): number {
   return ITEM_WEIGHT * Math.max(1, given, least);
 }
 
+/** How many times RJSF draws the value schemas of object `node`: once per property of its default (each with
+ *  its name's input and remove button). */
+function drawnValues(node: Json): number {
+  return ITEM_WEIGHT * Math.max(1, isRecord(node.default) ? Object.keys(node.default).length : 0);
+}
+
 /** Whether RJSF can draw the form of `schema` within the bounds: its nesting, its size, and what it draws counted
  *  with every `$ref` expanded (a reference back into the schema being expanded counts once), each array's items
- *  as many times as it has, and each option of an `enum` or `examples` list. */
+ *  and each object's extra properties as many times as it has, and each option of an `enum` or `examples` list. */
 export function formFits(schema: unknown): boolean {
   if (deeperThan(schema, MAX_DEPTH) || !valuesAtMost(schema, MAX_VALUES)) return false;
   const resolve = resolver(schema);
@@ -85,7 +91,10 @@ export function formFits(schema: unknown): boolean {
         if (target === undefined) throw new OverBudget(); // a reference the widget cannot follow
         visit(target, weight);
       }
-      for (const sub of subschemas(node)) visit(sub.schema, ON_ITEMS.has(sub.keyword) ? weight * drawnItems(node) : weight);
+      for (const sub of subschemas(node)) {
+        const times = ON_ITEMS.has(sub.keyword) ? drawnItems(node) : ON_VALUES.has(sub.keyword) ? drawnValues(node) : 1;
+        visit(sub.schema, weight * times);
+      }
       expanding.delete(node);
     };
     visit(schema, 1);

@@ -5,7 +5,8 @@ import { isRecord } from "../shared/dom";
 import { failureOf, type ToolFailure } from "../shared/errors";
 import { formFits } from "./complexity";
 import { safeUiSchema } from "./ui-schema";
-import { withoutUntrustedUrls } from "./url-values";
+import { drawnSchema } from "./drawn-schema";
+import { localSchema } from "./local-schema";
 
 export type Json = Record<string, unknown>;
 
@@ -19,6 +20,8 @@ export interface FormPayload {
   steps: number;
   /** The schema is past what the widget draws in bounded time (complexity.ts): no form is drawn. */
   tooComplex: boolean;
+  /** The answers may be checked in the browser before they are sent (local-schema.ts); else the server alone. */
+  checkedHere: boolean;
 }
 
 /** What the form shows when the server refused: the code and sentence, and a message per field where it gave some. */
@@ -36,11 +39,13 @@ export function parseForm(value: unknown): FormPayload | null {
     formId: value.formId,
     title: typeof value.title === "string" ? value.title : "",
     description: typeof value.description === "string" ? value.description : "",
-    schema: fits ? withoutUntrustedUrls(value.schema) : {},
+    schema: fits ? drawnSchema(value.schema) : {},
     uiSchema: fits ? safeUiSchema(value.uiSchema) : {},
     step,
     steps: Math.max(steps, step + 1),
     tooComplex: !fits,
+    // A step read back from widgetState was drawn already (drawnSchema): it keeps the verdict on its original.
+    checkedHere: fits && value.checkedHere !== false && localSchema(value.schema) !== null,
   };
 }
 

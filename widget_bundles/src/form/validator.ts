@@ -112,8 +112,11 @@ export class CfValidator implements ValidatorType<Data, RJSFSchema> {
   /** Whether the last check of the answers was left to the server (too costly, or not bounded, in a browser). */
   leftToServer = false;
 
+  /** `checkedHere` false: the form's answers are the server's alone to check (payload.ts says when). */
+  constructor(private readonly checkedHere = true) {}
+
   rawValidation<Result = OutputUnit>(schema: RJSFSchema, formData?: Data): { errors?: Result[]; validationError?: Error } {
-    const local = localFor(schema);
+    const local = this.checkedHere ? localFor(schema) : null;
     const data = formData ?? {};
     this.leftToServer = !local || !checkFits(local, data);
     if (!local || this.leftToServer) return { errors: [] };
@@ -146,7 +149,7 @@ export class CfValidator implements ValidatorType<Data, RJSFSchema> {
   /** RJSF asks this to pick among `anyOf`/`oneOf` options and `if` branches as it draws the form. A question the
    *  budget does not allow is answered "no": RJSF then picks by its own closeness score. */
   isValid(schema: RJSFSchema, formData: Data | undefined, rootSchema: RJSFSchema): boolean {
-    const withDefinitions = optionFor(schema, rootSchema);
+    const withDefinitions = this.checkedHere ? optionFor(schema, rootSchema) : null;
     if (!withDefinitions || !checkFits(withDefinitions, formData)) return false;
     try {
       return validatorFor(withDefinitions).validate(formData).valid;

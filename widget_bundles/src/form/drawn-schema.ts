@@ -1,7 +1,10 @@
-// Model-written values of URL-bearing fields. RJSF shows a `default` or `examples` as a field's value or its
-// suggestions, and the user sends them on unchanged with a click: a `data-url` field's value is a file the model
-// chose for the user (its default is dropped: the user picks their own file), and a URL field's value is kept only
-// when it is a web or mail address (never `javascript:`, `data:`, `blob:`, `file:`…).
+// The schema RJSF draws: the model's, without what the widget was not built to trust in it.
+// - URL-bearing values. RJSF shows a `default` or `examples` as a field's value or its suggestions, and the user
+//   sends them on unchanged with a click: a `data-url` field's value is a file the model chose for the user (it is
+//   dropped: the user picks their own file), and a URL field's value is kept only when it is a web or mail address
+//   (never `javascript:`, `data:`, `blob:`, `file:`…), in the field's own default or its object's or array's.
+// - `patternProperties`: RJSF matches them against property names on the browser's regex engine, which has no
+//   timeout. They go, with the `additionalProperties` whose scope they decide; the server checks those answers.
 
 import { isRecord } from "../shared/dom";
 import { mapSchema, type Json } from "./schema-walk";
@@ -38,7 +41,11 @@ function trustedValue(schema: unknown, value: unknown): unknown {
   return value;
 }
 
-function trusted(node: Json): Json {
+function drawn(node: Json): Json {
+  if ("patternProperties" in node) {
+    delete node.patternProperties;
+    delete node.additionalProperties;
+  }
   if ("default" in node) {
     const value = trustedValue(node, node.default);
     if (value === undefined) delete node.default;
@@ -50,7 +57,7 @@ function trusted(node: Json): Json {
   return node;
 }
 
-/** A copy of the schema whose URL-format fields carry no value the widget was not built to trust. */
-export function withoutUntrustedUrls(schema: Json): Json {
-  return mapSchema(schema, trusted) as Json;
+/** A copy of the model's schema for RJSF to draw. */
+export function drawnSchema(schema: Json): Json {
+  return mapSchema(schema, drawn) as Json;
 }
