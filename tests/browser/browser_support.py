@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import signal
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -138,13 +141,55 @@ class DevServer:
         return result
 
 
+def _renderers_of(root: int) -> list[int]:
+    """The Chromium renderer processes under process `root` (through Playwright's driver and the browser)."""
+    children: dict[int, list[tuple[int, str]]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat, open(f"/proc/{entry}/cmdline") as cmdline:
+                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+                children.setdefault(parent, []).append((int(entry), cmdline.read()))
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile
+    found: list[int] = []
+    todo = [root]
+    while todo:
+        for pid, command in children.get(todo.pop(), []):
+            todo.append(pid)
+            if "--type=renderer" in command:
+                found.append(pid)
+    return found
+
+
+@contextmanager
+def frozen_pages_killed_after(seconds: float) -> Iterator[None]:
+    """Ends this test process's Chromium renderers if the block is still running after `seconds`. A page frozen
+    by its script does not answer Playwright, whose waits then outlast their own timeouts; once its renderer is
+    gone they fail ("Page crashed") and the test with them, instead of the run hanging (Linux: reads /proc)."""
+
+    def kill() -> None:
+        for pid in _renderers_of(os.getpid()):
+            with suppress(ProcessLookupError):  # gone meanwhile
+                os.kill(pid, signal.SIGKILL)
+
+    timer = threading.Timer(seconds, kill)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
 def widget(page: Page) -> FrameLocator:
     return page.frame_locator('[data-testid="widget-frame"]')
 
 
 # Resolves true once the widget frame's box has kept its place and size over several animation frames.
-_FRAME_STILL = """() => new Promise((resolve) => {
-  const frame = document.querySelector('[data-testid="widget-frame"]');
+_FRAME_STILL = """(selector) => new Promise((resolve) => {
+  const frame = document.querySelector(selector);
   if (!frame) return resolve(false);
   const box = () => JSON.stringify(frame.getBoundingClientRect());
   const first = box();
@@ -158,12 +203,13 @@ _FRAME_STILL = """() => new Promise((resolve) => {
 })"""
 
 
-def settled(page: Page) -> None:
-    """Wait (bounded) until the widget frame is on screen and no longer moving or resizing. A click computes its
-    point inside the frame, then acts at page coordinates: a frame that grows to the height its widget just
-    reported, or moves as the page above it lays out, turns that click into one on another square."""
-    page.locator('[data-testid="widget-frame"]').scroll_into_view_if_needed()
-    page.wait_for_function(_FRAME_STILL, polling=100, timeout=15_000)
+def settled(page: Page, frame: str = '[data-testid="widget-frame"]') -> None:
+    """Wait (bounded) until the widget frame (`frame`: its selector in the page) is on screen and no longer moving
+    or resizing. A click computes its point inside the frame, then acts at page coordinates: a frame that grows to
+    the height its widget just reported, or moves as the page above it lays out, turns that click into one on
+    another square."""
+    page.locator(frame).scroll_into_view_if_needed()
+    page.wait_for_function(_FRAME_STILL, arg=frame, polling=100, timeout=15_000)
 
 
 def click_in_widget(page: Page, target: Locator) -> None:

@@ -9,11 +9,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
 from browser_support import ROOT, CspWatch, DevServer
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 from widget_mcp.local.chromium import CHROMIUM_ARGS, ChromiumNotFound, find_chromium
 from widget_mcp.local.process import local_server
 
@@ -129,8 +131,12 @@ def page(csp: tuple[Page, CspWatch], request: pytest.FixtureRequest) -> Iterator
     if report is not None and report.failed:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)
-        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
         (ARTIFACTS / f"{name}.errors.txt").write_text("\n".join(errors))
+        # The test failed already, perhaps on a frozen page: its screenshot is bounded, and asking its frames
+        # for violations (an evaluate, which has no timeout) is not attempted.
+        with suppress(PlaywrightError):
+            page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, timeout=10_000)
+        return
     violations = watch.violations(page)
     assert not errors, f"uncaught errors in the page: {errors}"
     assert not violations, f"Content-Security-Policy violations: {violations}"

@@ -47,12 +47,13 @@ def _sources(csp: dict[str, Any], key: str) -> list[str]:
     return [v for v in values if isinstance(v, str) and v and not _UNSAFE_SOURCE.search(v)]
 
 
-def csp_header(csp: dict[str, Any] | None) -> str:
+def csp_header(csp: dict[str, Any] | None, inline_script: bool = False) -> str:
     """The view's Content-Security-Policy: nothing by default, then exactly what the resource declares.
 
     Stricter than basic-host's (which allows 'unsafe-inline' and 'unsafe-eval' for scripts, and 'self'
     everywhere): `'self'` is only in script-src, because the proxy page's own module script comes from this
-    origin, which serves nothing else a view could use.
+    origin, which serves nothing else a view could use. `inline_script` allows inline script and `javascript:`
+    URLs as basic-host does, for tests of what a widget must not run where the host's CSP would not stop it.
     """
     csp = csp or {}
     resources = _sources(csp, "resourceDomains")
@@ -66,7 +67,7 @@ def csp_header(csp: dict[str, Any] | None) -> str:
     return "; ".join(
         [
             "default-src 'none'",
-            " ".join(["script-src", "'self'", *resources]),
+            " ".join(["script-src", "'self'", *(["'unsafe-inline'"] if inline_script else []), *resources]),
             f"style-src {either(resources)}",
             " ".join(["img-src", *resources, "data:", "blob:"]),
             " ".join(["font-src", *resources, "data:"]),
@@ -99,7 +100,8 @@ def host_app() -> Starlette:
 
 
 def sandbox_app() -> Starlette:
-    """The sandbox proxy's origin: sandbox.html with the CSP from `?csp=` as a header (a view cannot alter it)."""
+    """The sandbox proxy's origin: sandbox.html with the CSP from `?csp=` as a header (a view cannot alter it),
+    allowing inline script with `?inline=1`."""
 
     async def sandbox(request: Request) -> Response:
         raw = request.query_params.get("csp")
@@ -107,8 +109,9 @@ def sandbox_app() -> Starlette:
             csp = json.loads(raw) if raw else None
         except json.JSONDecodeError:
             csp = None
+        inline_script = request.query_params.get("inline") == "1"
         headers = {
-            "content-security-policy": csp_header(csp if isinstance(csp, dict) else None),
+            "content-security-policy": csp_header(csp if isinstance(csp, dict) else None, inline_script),
             "cache-control": "no-store",
         }
         return FileResponse(HOST_DIST / "sandbox.html", headers=headers)

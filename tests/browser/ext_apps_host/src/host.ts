@@ -7,6 +7,8 @@
 //
 // URL: index.html?server=<MCP URL>&sandbox=<sandbox proxy URL>&tool=<name>&args=<JSON>&era=legacy|2026-07-28
 //      &displayModes=inline,fullscreen (what the host offers; fullscreen covers the page with the view)
+//      &result=<JSON> (optional: delivered to the view as the tool's result instead of calling the tool, as a
+//      host relaying another server's, or a tampered, result would)
 // What happened is kept on `window.extAppsHost` (and `document.body.dataset.state`) for tests to read.
 
 import {
@@ -218,7 +220,11 @@ async function main(): Promise<void> {
 
   const tool = tools.get(toolName);
   if (!tool) throw new Error(`unknown tool: ${toolName}`);
-  const resultPromise = client.callTool({ name: toolName, arguments: args }) as Promise<CallToolResult>;
+  const given = params.get("result");
+  const resultPromise =
+    given === null
+      ? (client.callTool({ name: toolName, arguments: args }) as Promise<CallToolResult>)
+      : Promise.resolve(JSON.parse(given) as CallToolResult);
   const uri = getToolUiResourceUri(tool);
   if (!uri) throw new Error(`${toolName} has no UI resource`);
   const resource = await readUiResource(client, uri);
