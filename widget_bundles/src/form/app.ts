@@ -10,7 +10,7 @@ import type { Host, ToolResult } from "../shared/bridge";
 import { isRecord } from "../shared/dom";
 import { parseError, parseForm, summarise, toErrorSchema, type DguiError, type FormPayload, type Json } from "./payload";
 import { CfValidator } from "./validator";
-import { formContext } from "./model-context";
+import { formContext, notShownContext } from "./model-context";
 
 export type Phase = "ready" | "sending" | "sent" | "error";
 
@@ -36,7 +36,7 @@ interface Props {
 const REQUIRED = "This field is required.";
 const TOO_COMPLEX: DguiError = {
   code: "too_complex",
-  message: "This form is too complex to show here. Ask for a simpler one.",
+  message: "This form is too complex to show here: answer its questions in the conversation instead.",
   fields: {},
 };
 const LEFT_TO_SERVER = "These answers are checked when they are sent: this form is too complex to check here.";
@@ -94,6 +94,11 @@ export function FormApp({ host, initial, saved }: Props): ReactNode {
     watch.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] });
     return () => watch.disconnect();
   }, []);
+
+  useEffect(() => {
+    // A step not drawn is asked in the conversation: the model holds the form, and is told it was not shown.
+    if (form.tooComplex) host.updateModelContext(notShownContext(form.formId, initial.title, form.step, form.steps));
+  }, [form]);
 
   useEffect(() => {
     const root = box.current;

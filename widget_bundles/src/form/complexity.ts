@@ -3,6 +3,14 @@
 // schema that RJSF (expanding it to draw the form) and the validator (evaluating it) would take 2^N steps over.
 // Past the bounds the widget does not draw the form (`formFits`) or leaves the answers to the server, which
 // checks them under its own budget (`checkFits`).
+//
+// The drawing bound is the server's, in the server's unit. The server refuses, when the form is asked, a schema
+// whose check of the values at any one level of an answer (the top, the fields, their fields, …) could take more
+// than FORMS_MAX_VALUE_STEPS (10,000 by default) evaluation steps, each subschema applied to each value costing at
+// least one. Here each subschema drawn counts one, so a form the server accepts costs at most 10,000 per level:
+// RENDER_LIMIT, two levels' worth (the top and the fields'), draws every accepted form whose fields are not objects
+// or lists. Deeper forms, or lists drawn with many items, may go past it: the widget then says so, and the
+// questions are asked in the conversation (app.ts).
 
 import { isRecord } from "../shared/dom";
 import { deeperThan, refOf, resolver, subschemas, type Json } from "./schema-walk";
@@ -11,10 +19,17 @@ import { deeperThan, refOf, resolver, subschemas, type Json } from "./schema-wal
 export const MAX_DEPTH = 32;
 /** JSON values in the schema: fields, options, defaults (the server's 32 KB holds about 16,000 at most). */
 export const MAX_VALUES = 20_000;
-/** What RJSF may draw: subschemas expanded (each `$ref` followed where it points), options, array items. */
-export const RENDER_LIMIT = 3_000;
-/** An array item drawn (a field with its move and remove buttons) weighs as much as this many subschemas. */
+/** The server's default bound on checking the values at one level of an answer (FORMS_MAX_VALUE_STEPS). */
+export const SERVER_LEVEL_STEPS = 10_000;
+/** What RJSF may draw: subschemas expanded (each `$ref` followed where it points), array items, and option lists.
+ *  Two levels of the server's bound, and room for what the server counts lighter: option lists (one per 16 options
+ *  here) and true/false fields, at most about 1,100 in the server's 32 KB. */
+export const RENDER_LIMIT = 2 * SERVER_LEVEL_STEPS + 1_500;
+/** An array item or extra property drawn (a field with its move and remove buttons) weighs as much as this many
+ *  subschemas, beside its own. */
 export const ITEM_WEIGHT = 10;
+/** Options of an `enum` or `examples` list counted as one (each list once per drawing of its field). */
+export const OPTIONS_PER_STEP = 16;
 /** Subschema evaluations (and `uniqueItems` comparisons) one check of the answers may cost. */
 export const CHECK_LIMIT = 50_000;
 
@@ -57,43 +72,54 @@ function within(limit: number, count: (tick: (n?: number) => void) => void): boo
   }
 }
 
-/** How many times RJSF draws the item schemas of array `node`: once per item of its default, or per item its
- *  `minItems` makes it add, each item weighing as much as ITEM_WEIGHT subschemas (a field with its buttons). */
+/** How many items RJSF draws at first for array `node`: those of its default, or as many as its `minItems`. */
 function drawnItems(node: Json): number {
   const given = Array.isArray(node.default) ? node.default.length : 0;
   const least = typeof node.minItems === "number" ? node.minItems : 0;
-  return ITEM_WEIGHT * Math.max(1, given, least);
+  return Math.max(given, least);
 }
 
-/** How many times RJSF draws the value schemas of object `node`: once per property of its default (each with
- *  its name's input and remove button). */
+/** How many extra properties RJSF draws at first for object `node`: those of its default (each with its name's
+ *  input and remove button). */
 function drawnValues(node: Json): number {
-  return ITEM_WEIGHT * Math.max(1, isRecord(node.default) ? Object.keys(node.default).length : 0);
+  return isRecord(node.default) ? Object.keys(node.default).length : 0;
 }
 
 /** Whether RJSF can draw the form of `schema` within the bounds: its nesting, its size, and what it draws counted
  *  with every `$ref` expanded (a reference back into the schema being expanded counts once), each array's items
- *  and each object's extra properties as many times as it has, and each option of an `enum` or `examples` list. */
+ *  and each object's extra properties as many times as it draws at first (at least once, as the server counts
+ *  them), each with its buttons, and the options of `enum` and `examples` lists. */
 export function formFits(schema: unknown): boolean {
   if (deeperThan(schema, MAX_DEPTH) || !valuesAtMost(schema, MAX_VALUES)) return false;
   const resolve = resolver(schema);
   if (!resolve) return false;
   const expanding = new Set<unknown>();
+  const listed = new Set<unknown>();
   return within(RENDER_LIMIT, (tick) => {
     const visit = (node: unknown, weight: number): void => {
       tick(weight);
       if (!isRecord(node) || expanding.has(node)) return;
       expanding.add(node);
-      for (const list of [node.enum, node.examples]) if (Array.isArray(list)) tick(weight * list.length);
+      for (const list of [node.enum, node.examples]) {
+        if (!Array.isArray(list) || listed.has(list)) continue;
+        listed.add(list); // drawn once where its field is drawn, however many subschemas merge into that field
+        tick(weight * Math.ceil(list.length / OPTIONS_PER_STEP));
+      }
       const ref = refOf(node);
       if (ref !== undefined) {
         const target = resolve(ref);
         if (target === undefined) throw new OverBudget(); // a reference the widget cannot follow
-        visit(target, weight);
+        if (typeof target !== "boolean") visit(target, weight); // true/false: nothing more drawn (nor checked)
       }
       for (const sub of subschemas(node)) {
-        const times = ON_ITEMS.has(sub.keyword) ? drawnItems(node) : ON_VALUES.has(sub.keyword) ? drawnValues(node) : 1;
-        visit(sub.schema, weight * times);
+        const onItems = ON_ITEMS.has(sub.keyword);
+        if (!onItems && !ON_VALUES.has(sub.keyword)) {
+          visit(sub.schema, weight);
+          continue;
+        }
+        const drawn = onItems ? drawnItems(node) : drawnValues(node);
+        tick(weight * drawn * ITEM_WEIGHT); // each drawn item's own field and buttons
+        visit(sub.schema, weight * Math.max(1, drawn));
       }
       expanding.delete(node);
     };
