@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import aws_cdk as cdk
 from aws_cdk import aws_logs as logs
 from constructs import Node
+from widget_mcp.secrets import SECRET_ARN_PATTERN
+from widget_mcp.settings import Settings
 
 # Days → CloudWatch Logs retention; the API accepts only these values.
 RETENTION = {
@@ -30,6 +32,25 @@ ANONYMOUS_STATES = ("capability", "refuse")
 # Lambda keeps at least 100 executions unreserved per account, so an account whose limit is under 200 (new accounts
 # may start at 10) cannot reserve it: deploy those with `-c reservedConcurrency=none` (infra/README.md).
 DEFAULT_RESERVED_CONCURRENCY = 100
+
+
+# The limits every caller meets (the function's settings of the same name, README "Settings") a deployer may set with
+# `-c <name in camelCase>=N`; their bounds are the settings model's own, checked at synth.
+LIMIT_SETTINGS = (
+    "quota_live_games",
+    "quota_live_forms",
+    "rate_limit_calls",
+    "rate_limit_window_seconds",
+    "max_item_bytes",
+    "trusted_proxy_hops",
+    "forms_max_check_steps",
+    "forms_max_value_steps",
+)
+
+# The function's keys kept in AWS (infra/shared_secrets.py): context key → the variable holding its ARN. Unset, the
+# stack generates the secret; `none` leaves host tokens off (the function then accepts none, as without the setting).
+SECRET_CONTEXT = {"hostTokenSecretArn": "HOST_TOKEN_SECRET_ARN", "requestStateSecretArn": "REQUEST_STATE_SECRET_ARN"}
+OPTIONAL_SECRETS = ("hostTokenSecretArn",)
 
 
 class ConfigError(ValueError):
@@ -70,6 +91,10 @@ class StackConfig:
     cors_origins: tuple[str, ...] = ()
     # What a call without identity may do with state (the function's ANONYMOUS_STATE); None keeps its default.
     anonymous_state: str | None = None
+    # Limits set by context, as the function's variables (`QUOTA_LIVE_GAMES` → "500"); the rest keep their defaults.
+    function_limits: dict[str, str] = field(default_factory=dict)
+    # Secrets the deployer keeps: variable → ARN, or None for a key left out (SECRET_CONTEXT); the others are made.
+    existing_secrets: dict[str, str | None] = field(default_factory=dict)
 
     @property
     def removal_policy(self) -> cdk.RemovalPolicy:
@@ -94,6 +119,13 @@ class StackConfig:
         days = int(get("logRetentionDays") or 30)
         if days not in RETENTION:
             raise ConfigError(f"logRetentionDays must be one of {sorted(RETENTION)}, got {days}")
+        sign_in = _flag(get("signIn"), default=False, key="signIn")
+        secrets = _secrets(get)
+        if sign_in:
+            # Signed in, only OAuth tokens name users: the function refuses host tokens, so it needs no such secret.
+            if secrets.get("HOST_TOKEN_SECRET_ARN") is not None:
+                raise ConfigError("hostTokenSecretArn has no use with signIn=true: host tokens are refused there")
+            secrets["HOST_TOKEN_SECRET_ARN"] = None
         return cls(
             stage=stage,
             retain_data=prod if removal is None else removal == "retain",
@@ -108,11 +140,13 @@ class StackConfig:
                 _count(get("apiBurstLimit"), key="apiBurstLimit") or 100,
             ),
             reserved_concurrency=_reserved(get("reservedConcurrency")),
-            sign_in=_flag(get("signIn"), default=False, key="signIn"),
+            sign_in=sign_in,
             sign_in_domain_prefix=_prefix(get("signInDomainPrefix")),
             sign_in_callback_urls=_urls(get("signInCallbackUrls"), key="signInCallbackUrls"),
             cors_origins=_origins(get("corsOrigins")),
             anonymous_state=_choice(get("anonymousState"), ANONYMOUS_STATES, key="anonymousState"),
+            function_limits=_limits(get),
+            existing_secrets=secrets,
         )
 
 
@@ -205,3 +239,54 @@ def _domain(get: Any, prefix: str) -> CustomDomain | None:
     if not str(arn).startswith("arn:aws") or ":acm:" not in str(arn):
         raise ConfigError(f"{prefix}CertificateArn must be an ACM certificate ARN, got {arn!r}")
     return CustomDomain(str(name), str(arn))
+
+
+def _camel(name: str) -> str:
+    first, *rest = name.split("_")
+    return first + "".join(word.title() for word in rest)
+
+
+def _limits(get: Any) -> dict[str, str]:
+    """`-c quotaLiveGames=500` and the like, within the bounds the function's settings model declares."""
+    chosen: dict[str, int] = {}
+    for name in LIMIT_SETTINGS:
+        key, value = _camel(name), get(_camel(name))
+        if value is None:
+            continue
+        bounds = {k: getattr(m, k) for m in Settings.model_fields[name].metadata for k in ("ge", "le") if hasattr(m, k)}
+        low, high = bounds["ge"], bounds["le"]
+        text = str(value).strip()
+        if isinstance(value, bool) or not text.isdigit() or not low <= int(text) <= high:
+            raise ConfigError(f"{key} must be a whole number from {low} to {high}, got {value!r}")
+        chosen[name] = int(text)
+    defaults = Settings.model_fields
+    check = chosen.get("forms_max_check_steps", defaults["forms_max_check_steps"].default)
+    if chosen.get("forms_max_value_steps", defaults["forms_max_value_steps"].default) > check:
+        raise ConfigError(
+            f"formsMaxValueSteps must not exceed formsMaxCheckSteps ({check}): one value is part of one answer, got "
+            f"{chosen['forms_max_value_steps']}"
+        )
+    return {name.upper(): str(value) for name, value in chosen.items()}
+
+
+def _secrets(get: Any) -> dict[str, str | None]:
+    """`-c hostTokenSecretArn=…`: a secret the deployer keeps (the complete ARN of a Secrets Manager secret, or an SSM
+    SecureString parameter's), or `none` for no host tokens."""
+    chosen: dict[str, str | None] = {}
+    for key, variable in SECRET_CONTEXT.items():
+        value = get(key)
+        if value is None:
+            continue
+        text = str(value).strip()
+        if key in OPTIONAL_SECRETS and text.lower() == "none":
+            chosen[variable] = None
+            continue
+        complete = ":secretsmanager:" not in text or re.search(r":secret:.+-[A-Za-z0-9]{6}$", text)
+        if not (re.match(SECRET_ARN_PATTERN, text) and complete):
+            what = ", or 'none'" if key in OPTIONAL_SECRETS else ""
+            raise ConfigError(
+                f"{key} must be the complete ARN of a Secrets Manager secret (with its 6-character suffix) or of an "
+                f"SSM SecureString parameter{what}, got {value!r}"
+            )
+        chosen[variable] = text
+    return chosen

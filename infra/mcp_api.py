@@ -20,6 +20,7 @@ from constructs import Construct
 from infra.asset_build import MANIFEST_NAME, Target
 from infra.config import CustomDomain
 from infra.lambda_code import lambda_code
+from infra.shared_secrets import SecretRef
 from infra.sign_in import SignIn
 
 HANDLER = "widget_mcp.handler.handler"
@@ -88,6 +89,8 @@ class McpApi(Construct):
         sign_in: SignIn | None = None,
         cors_origins: tuple[str, ...] = (),
         anonymous_state: str | None = None,
+        secrets: tuple[SecretRef, ...] = (),
+        function_limits: dict[str, str] | None = None,
     ) -> None:
         super().__init__(scope, construct_id)
         stack = cdk.Stack.of(self)
@@ -104,7 +107,7 @@ class McpApi(Construct):
             self,
             "Role",
             assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
-            description="widget-mcp function: its own log group and the state table's items, nothing else",
+            description="widget-mcp function: its own log group, the state table's items and its keys, nothing else",
         )
         role.add_to_policy(
             iam.PolicyStatement(
@@ -112,6 +115,8 @@ class McpApi(Construct):
             )
         )
         role.add_to_policy(iam.PolicyStatement(actions=TABLE_ACTIONS, resources=[table.table_arn]))
+        for secret in secrets:  # read by ARN on first use (widget_mcp.secrets), one action on that secret alone
+            secret.grant(role)
 
         env = {
             "TABLE_NAME": table.table_name,
@@ -129,6 +134,8 @@ class McpApi(Construct):
             env["CORS_ORIGINS"] = ",".join(cors_origins)
         if anonymous_state is not None:
             env["ANONYMOUS_STATE"] = anonymous_state  # unset, the function's default (capability) applies
+        env.update(function_limits or {})  # only those the context sets: the others keep the function's defaults
+        env.update({secret.variable: secret.arn for secret in secrets})
         if sign_in is not None:
             sign_in.protect(self.mcp_url)
             env.update(self._sign_in_env(sign_in, base))
@@ -166,6 +173,9 @@ class McpApi(Construct):
         )
         self.sign_in = sign_in
         self.cors_origins = cors_origins
+        # With host tokens on, Open WebUI's embedded widgets call /mcp from a sandboxed frame (`Origin: null`) with
+        # the token header, so their browser preflights first; the function answers it (transport/host_identity.py).
+        self.opaque_preflight = any(secret.variable == "HOST_TOKEN_SECRET_ARN" for secret in secrets)
         self.alias = lambda_.Alias(self, "Live", alias_name="live", version=self.function.current_version)
         self._routes(apigw_integration=integrations.HttpLambdaIntegration("Mcp", self.alias))
         self._stage(retention, removal_policy, domain, throttle)
@@ -178,7 +188,8 @@ class McpApi(Construct):
         # CORS would answer every preflight itself, before the function can check the origin. A browser host
         # preflights the OAuth discovery and registration too, before its first call.
         preflight = [apigw.HttpMethod.OPTIONS] if self.cors_origins else []
-        self.routes += self.api.add_routes(path="/mcp", methods=mcp + preflight, integration=apigw_integration)
+        mcp_preflight = [apigw.HttpMethod.OPTIONS] if self.cors_origins or self.opaque_preflight else []
+        self.routes += self.api.add_routes(path="/mcp", methods=mcp + mcp_preflight, integration=apigw_integration)
         self.routes += self.api.add_routes(
             path="/healthz", methods=[apigw.HttpMethod.GET], integration=apigw_integration
         )
@@ -249,7 +260,7 @@ class McpApi(Construct):
         cfn = stage.node.default_child
         assert isinstance(cfn, apigw.CfnStage)
         limits = {"POST /mcp": throttle, **SIDE_ROUTE_THROTTLE}
-        if self.cors_origins:
+        if self.cors_origins or self.opaque_preflight:
             limits["OPTIONS /mcp"] = throttle  # a browser host preflights before its calls (then caches it 2 h)
         if self.sign_in is not None:
             limits["POST /oauth/register"] = SIDE_ROUTE_THROTTLE["GET /healthz"]

@@ -10,6 +10,7 @@ from constructs import Construct
 
 from infra.config import StackConfig
 from infra.mcp_api import McpApi
+from infra.shared_secrets import SharedSecrets
 from infra.sign_in import CHATGPT_REDIRECT, SignIn, default_domain_prefix
 from infra.state_table import StateTable
 from infra.widget_cdn import WidgetCdn
@@ -47,6 +48,7 @@ class WidgetMcpStack(cdk.Stack):
                 callback_urls=[CHATGPT_REDIRECT, *config.sign_in_callback_urls],
                 removal_policy=config.removal_policy,
             )
+        keys = SharedSecrets(self, "Keys", removal_policy=config.removal_policy, existing=dict(config.existing_secrets))
         api = McpApi(
             self,
             "McpApi",
@@ -63,10 +65,21 @@ class WidgetMcpStack(cdk.Stack):
             sign_in=sign_in,
             cors_origins=config.cors_origins,
             anonymous_state=config.anonymous_state,
+            secrets=keys.refs,
+            function_limits=config.function_limits,
         )
         cdk.CfnOutput(self, "McpUrl", value=api.mcp_url, description="paste into ChatGPT: Settings → Apps")
         cdk.CfnOutput(self, "WidgetBaseUrl", value=cdn.base_url, description="origin and path of the bundles")
         cdk.CfnOutput(self, "TableName", value=state.table.table_name, description="the apps' state table")
+        host_token_secret = keys.arn_of("HOST_TOKEN_SECRET_ARN")
+        if host_token_secret is not None:
+            # The ARN, never the value: the deployer reads the value with their own credentials (infra/README.md).
+            cdk.CfnOutput(
+                self,
+                "HostTokenSecretArn",
+                value=host_token_secret,
+                description="the secret whose value goes in Open WebUI's HOST_TOKEN_SECRET valve (infra/README.md)",
+            )
         if sign_in is not None:
             cdk.CfnOutput(self, "SignInUrl", value=sign_in.base_url, description="Cognito's hosted sign-in")
             cdk.CfnOutput(self, "UserPoolId", value=sign_in.pool.user_pool_id, description="manage users here")

@@ -110,6 +110,9 @@ class Resolver:
             "AWS::Lambda::LayerVersion": lambda: f"{arn}:lambda:{d.region}:{d.account}:layer:{name[:40]}:1",
             "AWS::Logs::LogGroup": lambda: self._generated(name, 512),
             "AWS::S3::Bucket": lambda: self._generated(name, 63, lower=True),
+            "AWS::SecretsManager::Secret": lambda: (
+                f"{arn}:secretsmanager:{d.region}:{d.account}:secret:{self._generated(name, 256)}-AbCdEf"
+            ),
         }
         if kind not in refs:
             raise Unresolvable(f"Ref of a {kind} ({name}): add what CloudFormation returns for it")

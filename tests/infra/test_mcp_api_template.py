@@ -58,7 +58,8 @@ def test_api_gateway_invokes_the_published_alias_not_the_unpublished_function(sy
 
 def test_the_api_routes_mcp_health_and_well_known_paths(synthesized: Synthesized) -> None:
     keys = sorted(r["Properties"]["RouteKey"] for r in synthesized.resources("AWS::ApiGatewayV2::Route").values())
-    assert keys == ["DELETE /mcp", "GET /.well-known/{proxy+}", "GET /healthz", "GET /mcp", "POST /mcp"]
+    # OPTIONS /mcp: with host tokens on (the default), Open WebUI's sandboxed widgets preflight their calls.
+    assert keys == ["DELETE /mcp", "GET /.well-known/{proxy+}", "GET /healthz", "GET /mcp", "OPTIONS /mcp", "POST /mcp"]
 
 
 def test_the_stage_throttles_every_route_and_writes_json_access_logs(synthesized: Synthesized) -> None:
@@ -87,7 +88,7 @@ def test_the_environment_is_wired_from_the_table_cdn_and_api(synthesized: Synthe
     assert env["POWERTOOLS_SERVICE_NAME"] == "widget-mcp"
 
 
-def test_the_function_may_touch_only_its_log_group_and_the_table_items(synthesized: Synthesized) -> None:
+def test_the_function_may_touch_only_its_log_group_the_table_items_and_its_keys(synthesized: Synthesized) -> None:
     role_ref = _function(synthesized)["Properties"]["Role"]["Fn::GetAtt"][0]
     role = synthesized.resources("AWS::IAM::Role")[role_ref]["Properties"]
     assert "ManagedPolicyArns" not in role
@@ -99,8 +100,9 @@ def test_the_function_may_touch_only_its_log_group_and_the_table_items(synthesiz
     statements = [s for doc in policies for s in doc]
     (table_id,) = synthesized.resources("AWS::DynamoDB::Table")
     (logs_id,) = [k for k in synthesized.resources("AWS::Logs::LogGroup") if "Function" in k]
+    keys = [{"Ref": key} for key in synthesized.resources("AWS::SecretsManager::Secret")]
     resources = [s["Resource"] for s in statements]
-    assert resources == [{"Fn::GetAtt": [logs_id, "Arn"]}, {"Fn::GetAtt": [table_id, "Arn"]}]
+    assert resources == [{"Fn::GetAtt": [logs_id, "Arn"]}, {"Fn::GetAtt": [table_id, "Arn"]}, *keys]
     actions = [a for s in statements for a in s["Action"]]
     assert not [a for a in actions if "*" in a]
     assert not {"dynamodb:Scan", "dynamodb:DeleteTable", "dynamodb:UpdateTable"} & set(actions)

@@ -128,6 +128,15 @@ async def test_an_unreadable_host_token_secret_answers_503_and_is_read_again_for
 
 
 @pytest.mark.usefixtures("aws")
+async def test_a_sandboxed_widgets_preflight_is_answered_without_reading_the_secret() -> None:
+    endpoint = endpoint_with(host_token_secret_arn=parameter_arn("not-there"))  # reading it would fail
+    preflight = {"origin": "null", "access-control-request-method": "POST", "access-control-request-headers": HEADER}
+    reply = await endpoint.handle("OPTIONS", {"host": HOST, **preflight}, b"")
+    assert reply.status == 204
+    assert dict(reply.headers)["access-control-allow-origin"] == "null"
+
+
+@pytest.mark.usefixtures("aws")
 async def test_an_input_request_started_on_one_instance_resumes_on_another_with_the_arns_key() -> None:
     arn = secrets_manager().create_secret(Name="widget-mcp/request-state", SecretString=FIRST)["ARN"]
     one, other = (
