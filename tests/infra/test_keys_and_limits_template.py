@@ -12,9 +12,11 @@ import aws_cdk as cdk
 import pytest
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk.assertions import Template
+from readme_snippets import blocks
 from synth_support import Synthesized
 from widget_mcp.settings import Settings
 
+from infra.app import STACK_NAME
 from infra.config import LIMIT_SETTINGS, ConfigError, StackConfig
 from infra.mcp_api import McpApi
 from infra.shared_secrets import GENERATED_LENGTH, SharedSecrets
@@ -86,6 +88,16 @@ def test_the_stack_outputs_where_the_host_token_secret_is_and_never_its_value(sy
     host_secret = _secret_ids(template["Resources"])["HOST_TOKEN_SECRET_ARN"]
     assert template["Outputs"]["HostTokenSecretArn"]["Value"] == {"Ref": host_secret}
     assert "resolve:secretsmanager" not in json.dumps(template)  # no dynamic reference hands the value to anything
+
+
+def test_the_infra_readmes_command_reads_the_secret_the_stack_outputs_under_the_stacks_default_name(
+    synthesized: Synthesized,
+) -> None:
+    (command,) = [b.code for b in blocks(path="infra/README.md") if "get-secret-value" in b.code]
+    (output,) = [k for k in synthesized.template.to_json()["Outputs"] if f"OutputKey=='{k}'" in command]
+    assert output == "HostTokenSecretArn"
+    assert f"--stack-name {STACK_NAME} " in command
+    assert "--query SecretString --output text" in command
 
 
 def test_with_host_tokens_on_the_sandboxed_widgets_preflight_reaches_the_function_throttled_like_calls(
