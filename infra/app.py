@@ -11,7 +11,7 @@ import aws_cdk as cdk
 from cdk_nag import AwsSolutionsChecks
 
 from infra.asset_build import AssetBuildFailed
-from infra.config import StackConfig
+from infra.config import ConfigError, StackConfig
 from infra.stack import BUNDLE_DIR, WidgetMcpStack
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,6 +36,8 @@ def main() -> None:
     try:
         app, _ = build_app()
         app.synth()
+    except ConfigError as exc:  # a `-c` value: its sentence names the key, a traceback would only bury it
+        sys.exit(f"cannot synthesize: {exc}")
     except RuntimeError as exc:  # jsii re-raises a failure of the asset's bundling hook as its own RuntimeError
         sentence = AssetBuildFailed.found_in(exc)
         if sentence is None:
