@@ -25,6 +25,7 @@ from widget_mcp.lean_imports import DEFERRED_PACKAGES, defer_package_init
 defer_package_init(*DEFERRED_PACKAGES)
 
 from widget_mcp.settings import get_settings  # noqa: E402 - after the deferral on purpose
+from widget_mcp.task_invokers import LambdaInvoker, task_of  # noqa: E402
 from widget_mcp.transport.endpoint import HttpReply  # noqa: E402
 from widget_mcp.transport.lambda_events import EventError, parse_event, to_response  # noqa: E402
 from widget_mcp.wiring import build_core, prepare_snapshot  # noqa: E402
@@ -61,6 +62,12 @@ def _bad_request() -> dict[str, Any]:
 
 def _handle(event: dict[str, Any], context: Any, log_keys: Mapping[str, Any] = MappingProxyType({})) -> dict[str, Any]:
     """`log_keys`: the invocation's keys for every log line, set with the correlation id in one update."""
+    task = task_of(event)
+    if task is not None and core.tasks is not None:
+        # An asynchronous invocation this function sent itself to run a round of a task (task_invokers.py).
+        _append_log_keys(**log_keys, correlation_id=task.task_id)
+        _loop.run_until_complete(core.tasks.run(task))
+        return {"statusCode": 200, "body": ""}
     try:
         request = parse_event(event)
     except EventError as exc:
@@ -102,11 +109,15 @@ def _with_lambda_context(handle: KeyedHandler) -> Handler:
             )
         keys = {"function_request_id": getattr(context, "aws_request_id", None), "cold_start": cold}
         cold = False
+        if _invoker is not None:
+            # A task's rounds run in the version this invocation runs, through the alias it came by.
+            _invoker.function = getattr(context, "invoked_function_arn", None)
         return handle(event, context, keys)
 
     return wrapped
 
 
+_invoker = core.task_invoker if isinstance(core.task_invoker, LambdaInvoker) else None
 handler = _with_lambda_context(_handle)
 if core.observability.tracer is not None:
     handler = core.observability.tracer.capture_lambda_handler(handler)

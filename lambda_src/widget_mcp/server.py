@@ -37,6 +37,8 @@ from widget_mcp.toolkit.inputs import ProtocolRefusal
 from widget_mcp.toolkit.limits import CallLimiter
 from widget_mcp.toolkit.request_state import RequestStates
 from widget_mcp.toolkit.runtime import CallObserver, TemplateSettings, ToolRuntime
+from widget_mcp.toolkit.task_service import TaskService
+from widget_mcp.toolkit.tasks import TaskLauncher
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook
 from widget_mcp.toolkit.widgets import APP_MIME_TYPE
 from widget_mcp.transport.endpoint import RequestInfo
@@ -71,6 +73,7 @@ def build_runtime(
     observer: CallObserver | None = None,
     sync_in_thread: bool = False,
     limiter: CallLimiter | None = None,
+    tasks: TaskLauncher | None = None,
 ) -> ToolRuntime:
     sign_in = SignInDeclaration(settings.oauth_scope_prefix) if settings.auth_mode == "oauth" else None
     manifest = BundleManifest.load(Path(settings.widget_manifest) if settings.widget_manifest else None)
@@ -87,6 +90,7 @@ def build_runtime(
         anonymous_state=settings.anonymous_state,
         limiter=limiter,
         request_states=RequestStates(request_state_key(settings), settings.request_state_ttl_seconds),
+        tasks=tasks,
     )
 
 
@@ -245,6 +249,10 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
         get_tool_input_schema=runtime.header_schema,
     )
     server.extensions[APPS_EXTENSION] = {"mimeTypes": [APP_MIME_TYPE]}
+    if isinstance(runtime.tasks, TaskService):
+        from widget_mcp.task_methods import register_task_methods
+
+        register_task_methods(server, runtime, runtime.tasks)
     server.add_request_handler("logging/setLevel", SetLevelRequestParams, set_log_level)
     if not opentelemetry_configured():
         # The SDK wraps every request in an OpenTelemetry span; with no tracer provider installed, that is

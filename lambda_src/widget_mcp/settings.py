@@ -103,6 +103,10 @@ class Settings(BaseModel):
     request_state_secret_arn: str | None = Field(default=None, pattern=SECRET_ARN_PATTERN)
     # How long a client may take to answer an input request before the call must start over.
     request_state_ttl_seconds: int = Field(default=900, ge=30, le=86_400)
+    # Tasks (README, "Run long work as a task"): how long a task and its result are kept after it is created, and
+    # how long one round of its work may run once started (the function's timeout; in AWS the stack sets both).
+    task_ttl_seconds: int = Field(default=3600, ge=60, le=7 * 86_400)
+    task_work_seconds: int = Field(default=20, ge=1, le=900)
 
     @model_validator(mode="before")
     @classmethod

@@ -20,8 +20,9 @@ from typing import Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
 
-# Top-level tool fields outside the MCP schema that hosts read (OpenAI Apps SDK: per-tool auth).
-EXTRA_TOOL_FIELDS = ("securitySchemes",)
+# Top-level tool fields the SDK's models drop that clients read: per-tool auth (OpenAI Apps SDK), and whether a
+# call may run as a task (`execution.taskSupport`, the tasks extension's).
+EXTRA_TOOL_FIELDS = ("securitySchemes", "execution")
 
 
 class WireExtras(ServerMiddleware[Any]):

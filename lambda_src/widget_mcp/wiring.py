@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,9 +17,11 @@ from widget_mcp.secrets import secret_source
 from widget_mcp.server import build_runtime, build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import DocumentStore
+from widget_mcp.task_invokers import LambdaInvoker, LocalInvoker, default_lambda_client
 from widget_mcp.toolkit.call import ToolCall
 from widget_mcp.toolkit.limits import CallLimiter, RateLimit
 from widget_mcp.toolkit.runtime import CallObserver, ToolRuntime
+from widget_mcp.toolkit.task_service import TaskService
 from widget_mcp.toolkit.tools import ToolBook, WarmUp
 from widget_mcp.transport.endpoint import McpEndpoint
 from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
@@ -45,6 +48,9 @@ class Core:
     calls: MutableObserver | None = None
     # The apps' warm-up calls (`ToolBook.warm_up`), in registry order: snapshot priming makes each one.
     warm_ups: tuple[WarmUp, ...] = ()
+    # Tasks (toolkit/task_service.py) and what sends their rounds to an invocation of their own.
+    tasks: TaskService | None = None
+    task_invoker: LocalInvoker | LambdaInvoker | None = None
 
     def sign_in_routes(self) -> list[BaseRoute]:
         """The metadata (and registration) routes sign-in adds beside `/mcp`; none when it is off."""
@@ -103,7 +109,10 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
     limiter = None
     if settings.rate_limit_calls > 0:
         limiter = CallLimiter(store, RateLimit(settings.rate_limit_calls, settings.rate_limit_window_seconds))
-    runtime = build_runtime(settings, books, observer=calls, sync_in_thread=concurrent, limiter=limiter)
+    tasks = TaskService(store, ttl_seconds=settings.task_ttl_seconds, work_seconds=settings.task_work_seconds)
+    runtime = build_runtime(settings, books, observer=calls, sync_in_thread=concurrent, limiter=limiter, tasks=tasks)
+    tasks.runner = runtime
+    tasks.invoker = task_invoker = task_invoker_for(tasks)
     sign_in = None
     if settings.auth_mode == "oauth":
         from widget_mcp.auth.setup import build_sign_in
@@ -129,7 +138,15 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
         trusted_proxy_hops=settings.trusted_proxy_hops,
     )
     warm_ups = tuple(b.warm_up for b in books if b.warm_up is not None and b.warm_up[0] in runtime.tools)
-    return Core(settings, obs, runtime, endpoint, store, sign_in, calls, warm_ups)
+    return Core(settings, obs, runtime, endpoint, store, sign_in, calls, warm_ups, tasks, task_invoker)
+
+
+def task_invoker_for(tasks: TaskService) -> LocalInvoker | LambdaInvoker:
+    """On AWS Lambda (which sets AWS_LAMBDA_FUNCTION_NAME) a task's round is an asynchronous invocation of the
+    function; anywhere else a thread of this process runs the same code."""
+    if os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
+        return LambdaInvoker(default_lambda_client)
+    return LocalInvoker(tasks.run)
 
 
 # Libraries the apps import on first use, to keep cold starts short; a SnapStart snapshot should hold them. And

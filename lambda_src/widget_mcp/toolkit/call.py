@@ -28,6 +28,7 @@ from widget_mcp.toolkit.results import DisplayWidget
 
 if TYPE_CHECKING:
     from widget_mcp.toolkit.limits import CallLimiter
+    from widget_mcp.toolkit.tasks import TaskLauncher, TaskRef
 
 LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 LOG_LEVELS: tuple[LogLevel, ...] = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
@@ -52,6 +53,10 @@ class CallerClient:
 
     def declares(self, capability: str) -> bool:
         return self.capabilities is not None and isinstance(self.capabilities.get(capability), Mapping)
+
+    def declares_extension(self, extension: str) -> bool:
+        extensions = self.capabilities.get("extensions") if self.capabilities is not None else None
+        return isinstance(extensions, Mapping) and isinstance(extensions.get(extension), Mapping)
 
     @property
     def shows_apps(self) -> bool:
@@ -138,6 +143,10 @@ class ToolCall(Asking):
     source: str | None = None
     # The per-caller rate limit on calls that use state; None: no limit.
     limiter: CallLimiter | None = None
+    # Where a call that goes to the background is launched: set when its tool and client allow a task.
+    tasks: TaskLauncher | None = None
+    # The task this call runs as (in the invocation that does a task's work); None in a request.
+    task: TaskRef | None = None
     _admitted: bool = field(default=False, init=False, repr=False)
 
     @property
@@ -159,6 +168,21 @@ class ToolCall(Asking):
     def emit(self, widget: str, data: dict[str, Any], fallback: str) -> None:
         """Show a display widget with this call's result. Widgets emitted before a failure are discarded."""
         self.widgets.append(DisplayWidget(widget=widget, data=data, fallback=fallback))
+
+    def background(self) -> None:
+        """Let the rest of the work run as a task (a tool declared with `task_support`): in a call whose client
+        declared the tasks extension, this ends the request with a task id, and a later invocation runs the handler
+        again from the top, where `background()` returns at once. Otherwise it returns at once and the call runs to
+        its end in the request. Do what has effects after it (the handler runs again), as after `ask`."""
+        if self.task is None and self.tasks is not None:
+            from widget_mcp.toolkit.tasks import Backgrounded
+
+            raise Backgrounded()
+
+    def cancelled(self) -> bool:
+        """Whether the client cancelled the task this call runs as (one read of its record): long work may check
+        it now and then and stop early. Whatever it returns after a cancel is dropped anyway. False in a request."""
+        return self.task is not None and self.tasks is not None and self.tasks.is_cancelled(self.task)
 
     def progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
         """Report progress, when the caller asked for it (a `progressToken`) and can receive notifications."""

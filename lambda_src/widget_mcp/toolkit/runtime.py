@@ -2,30 +2,35 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Any, Literal, Protocol, cast
 
 import anyio.to_thread
 from pydantic import ValidationError
 
+from widget_mcp.storage.documents import StoreUnavailable
 from widget_mcp.toolkit.bundles import BundleManifest
 from widget_mcp.toolkit.call import CallerClient, Notify, PromptCall, ToolCall
 from widget_mcp.toolkit.catalog import Catalog
-from widget_mcp.toolkit.errors import DeclarationError
-from widget_mcp.toolkit.failures import InvalidArguments, error_result
+from widget_mcp.toolkit.errors import DeclarationError, ToolError
+from widget_mcp.toolkit.failures import INTERNAL_ERROR_CODE, InvalidArguments, error_result
 from widget_mcp.toolkit.inputs import InputRequired, InputUnsupported, ProtocolRefusal
 from widget_mcp.toolkit.limits import CallLimiter
 from widget_mcp.toolkit.ownership import AnonymousState
 from widget_mcp.toolkit.principal import Principal, resolve_principal
 from widget_mcp.toolkit.request_state import RequestStates
 from widget_mcp.toolkit.results import ToolResult
+from widget_mcp.toolkit.tasks import INTERNAL_ERROR, TASKS_EXTENSION, Backgrounded, TaskLauncher, TasksRequired
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook, ToolSpec
 from widget_mcp.toolkit.widgets import WidgetTemplate, render_template
 
 # A prompt's requestState is bound to "prompt:<name>": tool names are snake_case, so no tool's can equal it.
 PROMPT_STATE_PREFIX = "prompt:"
+
+logger = logging.getLogger(__name__)
 
 
 class CallObserver(Protocol):
@@ -66,10 +71,13 @@ class ToolRuntime:
         anonymous_state: AnonymousState = "capability",
         limiter: CallLimiter | None = None,
         request_states: RequestStates | None = None,
+        tasks: TaskLauncher | None = None,
     ) -> None:
         """`request_states` signs the state of input requests (`ToolCall.ask`); without it, a key made for this
         process alone, which no other instance or restart accepts."""
         self.request_states = request_states or RequestStates(_process_key, ttl_seconds=600)
+        # Stores and starts the calls that go to the background (tasks.py); None: no call becomes a task.
+        self.tasks = tasks
         books = list(books)
         self.limiter = limiter
         self.tools: dict[str, ToolSpec] = {}
@@ -191,21 +199,19 @@ class ToolRuntime:
             answers=answers,
             notify=notify,
         )
+        if spec.task_support != "forbidden":
+            if self.tasks is not None and call.client.declares_extension(TASKS_EXTENSION):
+                call.tasks = self.tasks
+            elif spec.task_support == "required":
+                raise TasksRequired(name)
         self._observer.started(name, call)
         error_code: str | None = None
         try:
             try:
-                args = spec.input_model.model_validate(dict(arguments or {}))
-            except ValidationError as exc:
-                raise InvalidArguments(exc) from None
-            if spec.is_async:
-                result = await cast(Any, spec.handler(args, call))
-            elif self._sync_in_thread:
-                result = await anyio.to_thread.run_sync(spec.handler, args, call)
-            else:
-                result = spec.handler(args, call)
-            if not isinstance(result, ToolResult):
-                raise TypeError(f"tool {name} returned {type(result).__name__}, not ToolResult")
+                result = await self._run(spec, arguments, call)
+            except Backgrounded:
+                assert call.tasks is not None
+                return await call.tasks.launch(call, arguments or {})
             return result.to_wire(call.widgets)
         except InputRequired as needed:
             if not call.client.stateless_protocol:
@@ -248,6 +254,52 @@ class ToolRuntime:
         except InputRequired as needed:
             return self._input_required(needed, target, call.used_answers, arguments or {}, principal)
 
+    async def _run(self, spec: ToolSpec, arguments: Mapping[str, Any] | None, call: ToolCall) -> ToolResult:
+        try:
+            args = spec.input_model.model_validate(dict(arguments or {}))
+        except ValidationError as exc:
+            raise InvalidArguments(exc) from None
+        if spec.is_async:
+            result = await cast(Any, spec.handler(args, call))
+        elif self._sync_in_thread and call.task is None:
+            result = await anyio.to_thread.run_sync(spec.handler, args, call)
+        else:
+            result = spec.handler(args, call)
+        if not isinstance(result, ToolResult):
+            raise TypeError(f"tool {spec.name} returned {type(result).__name__}, not ToolResult")
+        return result
+
+    async def run_task_round(self, call: ToolCall, arguments: Mapping[str, Any]) -> TaskRound:
+        """Run the handler of a task (`call.task` set) once, in the invocation that does its work: the outcome
+        is a tool result (its error results too), the input it asks for, or a failure the client sees as a
+        JSON-RPC error (a refusal, or anything the handler did not expect)."""
+        spec = self.tools.get(call.tool)
+        started = time.perf_counter()
+        self._observer.started(call.tool, call)
+        error_code: str | None = None
+        try:
+            if spec is None:
+                error_code = "failed"
+                return TaskRound("failed", _task_error(INTERNAL_ERROR, f"No tool {call.tool!r} is served any more."))
+            try:
+                result = await self._run(spec, arguments, call)
+                return TaskRound("completed", result.to_wire(call.widgets))
+            except InputRequired as needed:
+                return TaskRound("input_required", {k: r.wire() for k, r in needed.requests.items()})
+            except ProtocolRefusal as refusal:
+                error_code = "refused"
+                return TaskRound("failed", _task_error(refusal.code, refusal.message, refusal.data))
+            except (ToolError, InvalidArguments, StoreUnavailable) as exc:
+                wire, error_code = error_result(exc, spec)
+                return TaskRound("completed", wire)
+            except Exception:
+                logger.exception("task of tool %s failed unexpectedly", call.tool, extra={"tool": call.tool})
+                error_code = INTERNAL_ERROR_CODE
+                message = f"{call.tool} failed because of an error on the server; it has been logged."
+                return TaskRound("failed", _task_error(INTERNAL_ERROR, message))
+        finally:
+            self._observer.finished(call.tool, error_code, time.perf_counter() - started)
+
     def _input_required(
         self,
         needed: InputRequired,
@@ -261,6 +313,19 @@ class ToolRuntime:
             "inputRequests": {key: request.wire() for key, request in needed.requests.items()},
             "requestState": self.request_states.seal(target, arguments, principal.key, used_answers),
         }
+
+
+@dataclass(frozen=True)
+class TaskRound:
+    """What one run of a task's handler came to: `completed` with the tool's wire result, `input_required` with
+    the requests by key, or `failed` with a JSON-RPC error object."""
+
+    status: Literal["completed", "input_required", "failed"]
+    payload: dict[str, Any]
+
+
+def _task_error(code: int, message: str, data: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    return {"code": code, "message": message, **({"data": dict(data)} if data else {})}
 
 
 def _process_key() -> bytes:

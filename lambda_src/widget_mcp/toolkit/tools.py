@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from widget_mcp.toolkit.prompts import Completer, PromptHandler, PromptSpec
     from widget_mcp.toolkit.resources import ResourceHandler, ResourceSpec, ResourceTemplateSpec
 
+# Whether a tool's call may become a task (tasks.py): never, when the client allows it, or only as one.
+TaskSupport = Literal["forbidden", "optional", "required"]
+
 Visibility = Literal["public", "private"]
 Handler = Callable[[Any, ToolCall], ToolResult | Awaitable[ToolResult]]
 
@@ -57,6 +60,7 @@ class ToolSpec:
     visibility: Visibility = "public"
     # With sign-in on, the scopes a caller's token must hold; None keeps the tool public.
     sign_in: tuple[str, ...] | None = None
+    task_support: TaskSupport = "forbidden"
     # The inputSchema, generated once: the cap check and the tool list both read it.
     input_schema: dict[str, Any] = field(init=False, repr=False, compare=False)
     # The outputSchema, generated once: the output model, or the union of it and `error_output`.
@@ -78,6 +82,8 @@ class ToolSpec:
                 )
         if self.read_only and self.destructive:
             raise DeclarationError(self.name, "a read-only tool cannot be destructive")
+        if self.task_support not in ("forbidden", "optional", "required"):
+            raise DeclarationError(self.name, "task_support is forbidden, optional or required")
         if self.visibility == "private" and not self.widget_accessible:
             raise DeclarationError(self.name, "a private tool is only reachable from a widget: set widget_accessible")
         if not isinstance(self.output_model, type) or not issubclass(self.output_model, BaseModel):
@@ -136,6 +142,7 @@ class ToolSpec:
         }
         if self.idempotent:
             annotations["idempotentHint"] = True
+        execution = {"execution": {"taskSupport": self.task_support}} if self.task_support != "forbidden" else {}
         return {
             "name": self.name,
             "title": self.title,
@@ -145,6 +152,7 @@ class ToolSpec:
             "annotations": annotations,
             # Outside the MCP schema, so the SDK's serializer drops it; WireExtras (wire_extras.py) puts it back.
             "securitySchemes": schemes,
+            **execution,
             "_meta": meta,
         }
 
@@ -266,8 +274,11 @@ class ToolBook:
         visibility: Visibility = "public",
         sign_in: tuple[str, ...] | None = None,
         error_output: type[BaseModel] | None = None,
+        task_support: TaskSupport = "forbidden",
     ) -> Callable[[Handler], Handler]:
         """Declare a tool. The hints have no defaults on purpose: hosts require all three to be stated.
+
+        `task_support` (`optional` or `required`) lets a call run as a task: see `ToolCall.background`.
 
         An error result carries structuredContent only when its `ToolError` gives a `structured` instance of
         `output` or of `error_output` (declared here, so the outputSchema admits it)."""
@@ -293,6 +304,7 @@ class ToolBook:
                 widget_accessible=widget_accessible,
                 visibility=visibility,
                 sign_in=sign_in,
+                task_support=task_support,
             )
             return fn
 

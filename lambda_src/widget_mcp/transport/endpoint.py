@@ -32,6 +32,7 @@ from mcp.shared.inbound import (
     ERROR_CODE_HTTP_STATUS,
     InboundLadderRejection,
     classify_inbound_request,
+    decode_header_value,
     find_duplicated_routing_header,
     validate_mcp_param_headers,
 )
@@ -75,6 +76,9 @@ from widget_mcp.transport.host_identity import OPAQUE_ORIGIN, HostIdentity, Host
 from widget_mcp.transport.inline_call import Suspended, run_inline
 
 logger = logging.getLogger(__name__)
+
+# The tasks extension's requests, which name their task in `Mcp-Name` as tools/call names its tool.
+TASK_METHODS = frozenset({"tasks/get", "tasks/update", "tasks/cancel"})
 
 JSON_HEADERS: tuple[tuple[str, str], ...] = (("content-type", "application/json"),)
 # The revisions whose Streamable HTTP takes JSON-RPC batches (2025-06-18 removed them). A request without
@@ -494,6 +498,9 @@ class McpEndpoint:
             verdict = classify_inbound_request(message, headers=headers)
             if isinstance(verdict, InboundLadderRejection):
                 return self._reply_error(rid, verdict.code, verdict.message, verdict.data, True)
+            if method in TASK_METHODS and not _names_task(params, headers):
+                message_ = "mcp-name header does not match the request body's 'taskId' parameter"
+                return self._reply_error(rid, HEADER_MISMATCH, message_, None, True)
             if method == "tools/call" and params is not None:
                 mismatch = self._param_header_mismatch(params, headers)
                 if mismatch is not None:
@@ -688,3 +695,9 @@ def _batch_reply(replies: list[HttpReply]) -> HttpReply:
     if not bodies:
         return _accepted()
     return HttpReply(200, b"[" + b",".join(bodies) + b"]")
+
+
+def _names_task(params: Mapping[str, Any] | None, headers: Mapping[str, str]) -> bool:
+    """Whether a tasks/* request's `Mcp-Name` header names the task its body names (or the body names none)."""
+    task_id = params.get("taskId") if isinstance(params, Mapping) else None
+    return not isinstance(task_id, str) or decode_header_value(headers.get("mcp-name")) == task_id

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from widget_mcp.apps.conformance import input_fixtures, prompts, resources  # noqa: F401 - they declare on `book`
+from widget_mcp.apps.conformance import input_fixtures, prompts, resources, task_fixtures  # noqa: F401 - on `book`
 from widget_mcp.apps.conformance.tools import book
 
 if TYPE_CHECKING:
