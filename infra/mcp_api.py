@@ -16,6 +16,7 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
+from widget_mcp.toolkit.task_service import QUEUE_SLACK_SECONDS
 
 from infra.asset_build import MANIFEST_NAME, Target
 from infra.config import CustomDomain
@@ -38,6 +39,10 @@ SIDE_ROUTE_THROTTLE = {"GET /mcp": (5, 10), "DELETE /mcp": (5, 10), "GET /health
 # and its quota ledger's transaction, which IAM authorizes as PutItem), the per-owner listing query, and the
 # rate counters' conditional updates.
 TABLE_ACTIONS = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"]
+# A task's next round is an asynchronous invocation the function sends itself, through the alias it was invoked by
+# (widget_mcp/task_invokers.py): never retried (a round's handler runs again from the top, so a retry could repeat
+# what it did; a lost round is reported failed at its deadline), and dropped after the queue slack it is given.
+TASK_ROUND_MAX_AGE = cdk.Duration.seconds(QUEUE_SLACK_SECONDS)
 ACCESS_LOG_FORMAT = json.dumps(
     {
         "requestId": "$context.requestId",
@@ -125,6 +130,8 @@ class McpApi(Construct):
             "LOG_LEVEL": LOG_LEVEL,
             "POWERTOOLS_SERVICE_NAME": "widget-mcp",
             "POWERTOOLS_METRICS_NAMESPACE": "WidgetMcp",
+            # One round of a task's work must end within the function's timeout.
+            "TASK_WORK_SECONDS": str(int(TIMEOUT.to_seconds())),
         }
         if bundle_manifest is not None:
             env["WIDGET_MANIFEST"] = f"/var/task/{MANIFEST_NAME}"  # packaged beside the code by the asset build
@@ -176,7 +183,21 @@ class McpApi(Construct):
         # With host tokens on, Open WebUI's embedded widgets call /mcp from a sandboxed frame (`Origin: null`) with
         # the token header, so their browser preflights first; the function answers it (transport/host_identity.py).
         self.opaque_preflight = any(secret.variable == "HOST_TOKEN_SECRET_ARN" for secret in secrets)
-        self.alias = lambda_.Alias(self, "Live", alias_name="live", version=self.function.current_version)
+        self.alias = lambda_.Alias(
+            self,
+            "Live",
+            alias_name="live",
+            version=self.function.current_version,
+            retry_attempts=0,
+            max_event_age=TASK_ROUND_MAX_AGE,
+        )
+        # A policy of its own, not the role's default one: the function depends on that, and this names the alias.
+        iam.Policy(
+            self,
+            "TaskRounds",
+            roles=[role],
+            statements=[iam.PolicyStatement(actions=["lambda:InvokeFunction"], resources=[self.alias.function_arn])],
+        )
         self._routes(apigw_integration=integrations.HttpLambdaIntegration("Mcp", self.alias))
         self._stage(retention, removal_policy, domain, throttle)
 

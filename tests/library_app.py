@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from widget_mcp.toolkit import (
     DISPLAY_HOST,
     Elicitation,
+    Elicited,
     EmbeddedResource,
     Image,
     PromptCall,
@@ -19,6 +20,7 @@ from widget_mcp.toolkit import (
     ResourceLink,
     ToolBook,
     ToolCall,
+    ToolError,
     ToolResult,
     complete_from,
 )
@@ -35,6 +37,8 @@ BOOKS = {"9780441013593": "Dune", "9780141439587": "Emma"}
 GENRES = ["science fiction", "satire", "saga", "romance"]
 # How many times each resource function ran: the answer cache must not keep what a template reads.
 READS: Counter[str] = Counter()
+# How many times each task tool's work ran to its end.
+RUNS: Counter[str] = Counter()
 
 book = ToolBook()
 
@@ -181,6 +185,107 @@ def book_record(isbn: str) -> str | None:
     return None if title is None else json.dumps({"isbn": isbn, "title": title})
 
 
+class CountInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    shelf: str = Field(default="all", max_length=40)
+
+
+class CountOutput(BaseModel):
+    shelf: str
+    books: int
+
+
+@book.tool(
+    name="library_count",
+    title="Count the books",
+    description="Counts the books on a shelf; a long job, so it runs as a task when the client allows one.",
+    output=CountOutput,
+    read_only=True,
+    destructive=False,
+    open_world=False,
+    invoking="Counting…",
+    invoked="Counted",
+    task_support="optional",
+)
+def library_count(args: CountInput, call: ToolCall) -> ToolResult:
+    call.background()
+    RUNS["library_count"] += 1
+    count = CountOutput(shelf=args.shelf, books=len(BOOKS))
+    return ToolResult(structured=count, narration=f"{count.books} books on {args.shelf}.")
+
+
+class ReshelveInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    shelf: str = Field(max_length=40)
+
+
+class ReshelveOutput(BaseModel):
+    shelf: str
+    by: str
+
+
+CONFIRM = Elicitation("Reshelve every book?", {"type": "object", "properties": {"confirm": {"type": "boolean"}}})
+NAME_FORM = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+WHO = Elicitation("Who reshelves?", NAME_FORM)
+
+
+@book.tool(
+    name="library_reshelve",
+    title="Reshelve a shelf",
+    description="Reshelves a shelf, as a task only: it asks who does it and for a confirmation, at once.",
+    output=ReshelveOutput,
+    read_only=False,
+    destructive=False,
+    open_world=False,
+    invoking="Reshelving…",
+    invoked="Reshelved",
+    task_support="required",
+)
+def library_reshelve(args: ReshelveInput, call: ToolCall) -> ToolResult:
+    call.background()
+    answers = call.ask_all({"confirm": CONFIRM, "who": WHO})
+    confirm, who = answers["confirm"], answers["who"]
+    if args.shelf == "crash":
+        raise RuntimeError("the shelf fell over")
+    if not (isinstance(confirm, Elicited) and confirm.content.get("confirm") is True):
+        raise ToolError("Nothing was reshelved: the reshelving was not confirmed.", code="not_confirmed")
+    name = who.content["name"] if isinstance(who, Elicited) else "?"
+    RUNS["library_reshelve"] += 1
+    return ToolResult(structured=ReshelveOutput(shelf=args.shelf, by=name), narration=f"{name} reshelved {args.shelf}.")
+
+
+class LendInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    isbn: str = Field(max_length=13, pattern=r"^[0-9X]{10,13}$")
+
+
+class LendOutput(BaseModel):
+    isbn: str
+    borrower: str
+
+
+@book.tool(
+    name="library_lend",
+    title="Lend a book",
+    description="Asks who borrows the book in the request, then records the loan as a task.",
+    output=LendOutput,
+    read_only=False,
+    destructive=False,
+    open_world=False,
+    invoking="Lending…",
+    invoked="Lent",
+    task_support="required",
+)
+def library_lend(args: LendInput, call: ToolCall) -> ToolResult:
+    borrower = str(call.ask(WHO, key="borrower").content.get("name", "nobody"))
+    call.background()
+    RUNS["library_lend"] += 1
+    return ToolResult(structured=LendOutput(isbn=args.isbn, borrower=borrower), narration=f"Lent to {borrower}.")
+
+
 def tool_book(context: AppContext) -> ToolBook:
     return book
 
@@ -192,3 +297,4 @@ def served_with_library(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(registry, "APPS", (*registry.APPS, MODULE))
     READS.clear()
+    RUNS.clear()

@@ -249,7 +249,8 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
         get_tool_input_schema=runtime.header_schema,
     )
     server.extensions[APPS_EXTENSION] = {"mimeTypes": [APP_MIME_TYPE]}
-    if isinstance(runtime.tasks, TaskService):
+    if isinstance(runtime.tasks, TaskService) and any(t.task_support != "forbidden" for t in runtime.tools.values()):
+        # Only a server with tools that run as tasks offers the extension and its requests.
         from widget_mcp.task_methods import register_task_methods
 
         register_task_methods(server, runtime, runtime.tasks)

@@ -11,9 +11,10 @@ import pytest
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk.assertions import Match, Template
 from synth_support import Synthesized
+from widget_mcp.toolkit.task_service import QUEUE_SLACK_SECONDS
 
 from infra.config import DEFAULT_RESERVED_CONCURRENCY, ConfigError, CustomDomain, StackConfig
-from infra.mcp_api import McpApi
+from infra.mcp_api import TIMEOUT, McpApi
 
 
 def _function(synthesized: Synthesized) -> dict[str, Any]:
@@ -101,11 +102,31 @@ def test_the_function_may_touch_only_its_log_group_the_table_items_and_its_keys(
     (table_id,) = synthesized.resources("AWS::DynamoDB::Table")
     (logs_id,) = [k for k in synthesized.resources("AWS::Logs::LogGroup") if "Function" in k]
     keys = [{"Ref": key} for key in synthesized.resources("AWS::SecretsManager::Secret")]
+    (alias_id,) = synthesized.resources("AWS::Lambda::Alias")
     resources = [s["Resource"] for s in statements]
-    assert resources == [{"Fn::GetAtt": [logs_id, "Arn"]}, {"Fn::GetAtt": [table_id, "Arn"]}, *keys]
-    actions = [a for s in statements for a in s["Action"]]
+    assert resources[:2] == [{"Fn::GetAtt": [logs_id, "Arn"]}, {"Fn::GetAtt": [table_id, "Arn"]}]
+    assert sorted(map(json.dumps, resources[2:])) == sorted(map(json.dumps, [*keys, {"Ref": alias_id}]))
+    actions = [a for s in statements for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])]
     assert not [a for a in actions if "*" in a]
     assert not {"dynamodb:Scan", "dynamodb:DeleteTable", "dynamodb:UpdateTable"} & set(actions)
+
+
+def test_the_function_may_invoke_only_its_live_alias_for_task_rounds_never_retried_nor_kept_past_the_slack(
+    synthesized: Synthesized,
+) -> None:
+    (alias_id,) = synthesized.resources("AWS::Lambda::Alias")
+    invoking = [
+        s
+        for p in synthesized.resources("AWS::IAM::Policy").values()
+        for s in p["Properties"]["PolicyDocument"]["Statement"]
+        if "lambda:InvokeFunction" in s["Action"]
+    ]
+    assert invoking == [{"Action": "lambda:InvokeFunction", "Effect": "Allow", "Resource": {"Ref": alias_id}}]
+    (config,) = synthesized.resources("AWS::Lambda::EventInvokeConfig").values()
+    assert config["Properties"]["Qualifier"] == {"Fn::Select": [7, {"Fn::Split": [":", {"Ref": alias_id}]}]}
+    assert config["Properties"]["MaximumRetryAttempts"] == 0
+    assert config["Properties"]["MaximumEventAgeInSeconds"] == QUEUE_SLACK_SECONDS
+    assert _env(synthesized)["TASK_WORK_SECONDS"] == str(int(TIMEOUT.to_seconds()))
 
 
 def test_the_stack_outputs_the_mcp_url_widget_base_url_and_table_name(synthesized: Synthesized) -> None:
