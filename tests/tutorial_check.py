@@ -38,10 +38,19 @@ def run(copy: Path, *command: str) -> None:
         raise SystemExit(f"tutorial-check: `{' '.join(command)}` failed in the copy {copy} (exit {done.returncode})")
 
 
+def as_a_clone(copy: Path) -> Path:
+    """Commit the copy into a repository of its own: the user follows the tutorial in a clone, and the copy's own
+    tests list its files with git (a user's new app is then untracked, as it would be)."""
+    git = ("git", "-c", "user.name=tutorial-check", "-c", "user.email=tutorial-check@localhost")
+    for command in (("init", "--quiet"), ("add", "--all"), ("commit", "--quiet", "--no-verify", "-m", "clone")):
+        subprocess.run((*git, *command), cwd=copy, check=True)
+    return copy
+
+
 def main() -> int:
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="tutorial-check-") as folder:
-        copy = copy_repo(Path(folder))
+        copy = as_a_clone(copy_repo(Path(folder)))
         for name in INSTALLED:
             if (ROOT / name).exists():
                 (copy / name).symlink_to(ROOT / name)
