@@ -39,6 +39,7 @@ DEFAULT_RESERVED_CONCURRENCY = 100
 LIMIT_SETTINGS = (
     "quota_live_games",
     "quota_live_forms",
+    "quota_live_tasks",
     "rate_limit_calls",
     "rate_limit_window_seconds",
     "max_item_bytes",

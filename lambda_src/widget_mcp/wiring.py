@@ -109,7 +109,12 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
     limiter = None
     if settings.rate_limit_calls > 0:
         limiter = CallLimiter(store, RateLimit(settings.rate_limit_calls, settings.rate_limit_window_seconds))
-    tasks = TaskService(store, ttl_seconds=settings.task_ttl_seconds, work_seconds=settings.task_work_seconds)
+    tasks = TaskService(
+        store,
+        ttl_seconds=settings.task_ttl_seconds,
+        work_seconds=settings.task_work_seconds,
+        quota=settings.quota_live_tasks,
+    )
     runtime = build_runtime(settings, books, observer=calls, sync_in_thread=concurrent, limiter=limiter, tasks=tasks)
     tasks.runner = runtime
     tasks.invoker = task_invoker = task_invoker_for(tasks)

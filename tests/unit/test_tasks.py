@@ -15,6 +15,7 @@ from botocore.stub import Stubber
 from library_app import RUNS, book
 from widget_mcp.server import build_runtime, build_server
 from widget_mcp.settings import Settings
+from widget_mcp.storage.documents import StoreUnavailable
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.task_invokers import LambdaInvoker, task_event, task_of
 from widget_mcp.toolkit import CallerClient, ToolBook
@@ -405,3 +406,36 @@ def test_only_a_server_with_tools_that_run_as_tasks_offers_the_extension_and_its
         server = build_server(build_runtime(settings, books, tasks=service))
         assert (TASKS_EXTENSION in server.extensions) is offered
         assert all((server.get_request_handler(m) is not None) is offered for m in ("tasks/get", "tasks/cancel"))
+
+
+async def test_past_its_quota_of_live_tasks_a_caller_gets_quota_exceeded_until_one_expires(settings: Settings) -> None:
+    tasks = make_tasks(settings)
+    tasks.service.quota = 2
+    for _ in range(2):
+        assert (await tasks.call("library_count", {}, ANN))["resultType"] == "task"
+
+    refused = await tasks.call("library_count", {}, ANN)
+    assert refused["isError"] is True
+    assert refused["_meta"]["error"]["code"] == "quota_exceeded"
+    assert len(tasks.sent.rounds) == 2
+    assert (await tasks.call("library_count", {}, BOB))["resultType"] == "task", "each principal has its own"
+
+    tasks.clock.now += TTL
+    assert (await tasks.call("library_count", {}, ANN))["resultType"] == "task"
+
+
+async def test_a_round_whose_store_fails_is_logged_and_the_task_fails_at_its_deadline(
+    tasks: Tasks, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    task_id = (await tasks.call("library_count", {}, ANN))["taskId"]
+
+    def unavailable(*args: Any, **kwargs: Any) -> None:
+        raise StoreUnavailable("DynamoDB is throttling")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(tasks.store, "replace", unavailable)
+        await tasks.work()
+    assert "could not be run or stored" in caplog.text
+    assert tasks.get(task_id, ANN)["status"] == "working"
+    tasks.clock.now += QUEUE_SLACK_SECONDS + WORK + 1
+    assert tasks.get(task_id, ANN)["status"] == "failed"

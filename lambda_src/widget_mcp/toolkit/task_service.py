@@ -19,12 +19,13 @@ import logging
 import re
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from widget_mcp.storage.documents import Document, DocumentStore, ItemOverBudget, VersionConflict
+from widget_mcp.storage.documents import Document, DocumentStore, ItemOverBudget, QuotaFull, VersionConflict
 from widget_mcp.toolkit.call import CallerClient, ToolCall
-from widget_mcp.toolkit.errors import IdentityRequired
+from widget_mcp.toolkit.errors import IdentityRequired, QuotaExceeded, TooLarge
 from widget_mcp.toolkit.ownership import AnonymousState, capability_id, state_owner
 from widget_mcp.toolkit.principal import Principal
 from widget_mcp.toolkit.tasks import INTERNAL_ERROR, TERMINAL, TaskNotFound, TaskRef
@@ -69,11 +70,14 @@ class TaskService:
         *,
         ttl_seconds: int,
         work_seconds: int,
+        quota: int | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
+        """`quota`: how many live tasks one principal may keep (callers without identity: per source address)."""
         self._store = store
         self.ttl_seconds = ttl_seconds
         self.work_seconds = work_seconds
+        self.quota = quota
         self._clock = clock
         # Both set by the wiring, which builds the runtime with this service and then the invoker around it.
         self.runner: TaskRunner | None = None
@@ -133,7 +137,14 @@ class TaskService:
         now = now_ms // 1000
         ref = TaskRef(owner.partition(task_id), task_id)
         doc = Document(KIND, task_id, body, 1, now, now, now + self.ttl_seconds)
-        self._store.create(ref.partition, doc)
+        # Counted against its owner's live tasks until it expires (its expiry never moves).
+        doc = replace(doc, quota_holder=owner.quota_holder, counted_until=doc.expires_at)
+        try:
+            self._store.create(ref.partition, doc, quota=self.quota)
+        except QuotaFull as exc:
+            raise QuotaExceeded("tasks", exc.limit, exc.frees_at) from exc
+        except ItemOverBudget as exc:
+            raise TooLarge("task", exc.size, exc.budget, "Call the tool with smaller arguments.") from exc
         started = self._start(ref, doc)
         return {"resultType": "task", **self.envelope(task_id, started.body)}
 
@@ -182,6 +193,13 @@ class TaskService:
     async def run(self, ref: TaskRef) -> None:
         """Run one round of a task: its handler from the top with the answers given so far; store the outcome
         unless the task changed meanwhile (cancelled, or another invocation of the same round got there first)."""
+
+        try:
+            await self._run(ref)
+        except Exception:
+            logger.exception("the round of task %s could not be run or stored", ref.task_id)
+
+    async def _run(self, ref: TaskRef) -> None:
 
         assert self.runner is not None, "the wiring sets the runner"
         doc = self._store.get(ref.partition, KIND, ref.task_id)
