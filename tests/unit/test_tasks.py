@@ -17,11 +17,12 @@ from widget_mcp.server import build_runtime, build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import StoreUnavailable
 from widget_mcp.storage.memory import InMemoryDocumentStore
-from widget_mcp.task_invokers import LambdaInvoker, task_event, task_of
+from widget_mcp.task_invokers import LambdaInvoker, LocalInvoker, task_event, task_of
 from widget_mcp.toolkit import CallerClient, ToolBook
 from widget_mcp.toolkit.runtime import ToolRuntime
 from widget_mcp.toolkit.task_service import KIND, POLL_INTERVAL_MS, QUEUE_SLACK_SECONDS, TaskService
 from widget_mcp.toolkit.tasks import TASKS_EXTENSION, TaskNotFound, TaskRef, TasksRequired
+from widget_mcp.wiring import task_invoker_for
 
 TTL = 600
 WORK = 20
@@ -439,3 +440,13 @@ async def test_a_round_whose_store_fails_is_logged_and_the_task_fails_at_its_dea
     assert tasks.get(task_id, ANN)["status"] == "working"
     tasks.clock.now += QUEUE_SLACK_SECONDS + WORK + 1
     assert tasks.get(task_id, ANN)["status"] == "failed"
+
+
+def test_on_lambda_a_round_is_an_invocation_of_the_function_and_elsewhere_a_thread_of_the_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    service = TaskService(InMemoryDocumentStore(), ttl_seconds=TTL, work_seconds=WORK)
+    monkeypatch.delenv("AWS_LAMBDA_FUNCTION_NAME", raising=False)
+    assert isinstance(task_invoker_for(service), LocalInvoker)
+    monkeypatch.setenv("AWS_LAMBDA_FUNCTION_NAME", "widget-mcp")
+    assert isinstance(task_invoker_for(service), LambdaInvoker)
