@@ -35,7 +35,7 @@ def issuer_routes(issuer: LocalIssuer, cors: CorsPolicy, hosts: HostAllowlist) -
     async def register(request: Request) -> Response:
         try:
             body = json.loads(await request.body())
-        except ValueError:
+        except (ValueError, RecursionError):
             return _error(IssuerError("invalid_client_metadata", "the body must be a JSON object"))
         if not isinstance(body, dict):
             return _error(IssuerError("invalid_client_metadata", "the body must be a JSON object"))

@@ -20,9 +20,11 @@ from widget_mcp.toolkit.tools import ToolSpec
 
 
 def _json(body: bytes) -> Any:
+    # It reads the body before the endpoint's depth check: JSON nested past the interpreter's recursion limit
+    # is left for the endpoint to refuse (400), not raised here as a 500.
     try:
         return json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 
