@@ -25,7 +25,7 @@ from widget_mcp.lean_imports import DEFERRED_PACKAGES, defer_package_init
 defer_package_init(*DEFERRED_PACKAGES)
 
 from widget_mcp.settings import get_settings  # noqa: E402 - after the deferral on purpose
-from widget_mcp.task_invokers import LambdaInvoker, task_of  # noqa: E402
+from widget_mcp.task_invokers import TASK_EVENT, LambdaInvoker, task_of  # noqa: E402
 from widget_mcp.transport.endpoint import HttpReply  # noqa: E402
 from widget_mcp.transport.lambda_events import EventError, parse_event, to_response  # noqa: E402
 from widget_mcp.wiring import build_core, prepare_snapshot  # noqa: E402
@@ -62,7 +62,7 @@ def _bad_request() -> dict[str, Any]:
 
 def _handle(event: dict[str, Any], context: Any, log_keys: Mapping[str, Any] = MappingProxyType({})) -> dict[str, Any]:
     """`log_keys`: the invocation's keys for every log line, set with the correlation id in one update."""
-    task = task_of(event)
+    task = task_of(event) if TASK_EVENT in event else None
     if task is not None and core.tasks is not None:
         # An asynchronous invocation this function sent itself to run a round of a task (task_invokers.py).
         _append_log_keys(**log_keys, correlation_id=task.task_id)

@@ -37,7 +37,6 @@ from widget_mcp.toolkit.inputs import ProtocolRefusal
 from widget_mcp.toolkit.limits import CallLimiter
 from widget_mcp.toolkit.request_state import RequestStates
 from widget_mcp.toolkit.runtime import CallObserver, TemplateSettings, ToolRuntime
-from widget_mcp.toolkit.task_service import TaskService
 from widget_mcp.toolkit.tasks import TaskLauncher
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook
 from widget_mcp.toolkit.widgets import APP_MIME_TYPE
@@ -249,9 +248,12 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
         get_tool_input_schema=runtime.header_schema,
     )
     server.extensions[APPS_EXTENSION] = {"mimeTypes": [APP_MIME_TYPE]}
-    if isinstance(runtime.tasks, TaskService) and any(t.task_support != "forbidden" for t in runtime.tools.values()):
+    if runtime.tasks is not None and any(t.task_support != "forbidden" for t in runtime.tools.values()):
         # Only a server with tools that run as tasks offers the extension and its requests.
         from widget_mcp.task_methods import register_task_methods
+        from widget_mcp.toolkit.task_service import TaskService
+
+        assert isinstance(runtime.tasks, TaskService), "the wiring gives the runtime a TaskService"
 
         register_task_methods(server, runtime, runtime.tasks)
     server.add_request_handler("logging/setLevel", SetLevelRequestParams, set_log_level)

@@ -17,11 +17,9 @@ from widget_mcp.secrets import secret_source
 from widget_mcp.server import build_runtime, build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import DocumentStore
-from widget_mcp.task_invokers import LambdaInvoker, LocalInvoker, default_lambda_client
 from widget_mcp.toolkit.call import ToolCall
 from widget_mcp.toolkit.limits import CallLimiter, RateLimit
 from widget_mcp.toolkit.runtime import CallObserver, ToolRuntime
-from widget_mcp.toolkit.task_service import TaskService
 from widget_mcp.toolkit.tools import ToolBook, WarmUp
 from widget_mcp.transport.endpoint import McpEndpoint
 from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
@@ -32,6 +30,8 @@ if TYPE_CHECKING:
     from starlette.routing import BaseRoute
 
     from widget_mcp.auth.setup import SignIn
+    from widget_mcp.task_invokers import LambdaInvoker, LocalInvoker
+    from widget_mcp.toolkit.task_service import TaskService
 
 
 @dataclass(frozen=True)
@@ -109,15 +109,22 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
     limiter = None
     if settings.rate_limit_calls > 0:
         limiter = CallLimiter(store, RateLimit(settings.rate_limit_calls, settings.rate_limit_window_seconds))
-    tasks = TaskService(
-        store,
-        ttl_seconds=settings.task_ttl_seconds,
-        work_seconds=settings.task_work_seconds,
-        quota=settings.quota_live_tasks,
-    )
+    # Tasks only where an app declares a tool that may run as one: other deployments load none of it.
+    tasks: TaskService | None = None
+    task_invoker: LocalInvoker | LambdaInvoker | None = None
+    if any(t.task_support != "forbidden" for book in books for t in book.tools.values()):
+        from widget_mcp.toolkit.task_service import TaskService
+
+        tasks = TaskService(
+            store,
+            ttl_seconds=settings.task_ttl_seconds,
+            work_seconds=settings.task_work_seconds,
+            quota=settings.quota_live_tasks,
+        )
     runtime = build_runtime(settings, books, observer=calls, sync_in_thread=concurrent, limiter=limiter, tasks=tasks)
-    tasks.runner = runtime
-    tasks.invoker = task_invoker = task_invoker_for(tasks)
+    if tasks is not None:
+        tasks.runner = runtime
+        tasks.invoker = task_invoker = task_invoker_for(tasks)
     sign_in = None
     if settings.auth_mode == "oauth":
         from widget_mcp.auth.setup import build_sign_in
@@ -149,6 +156,8 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
 def task_invoker_for(tasks: TaskService) -> LocalInvoker | LambdaInvoker:
     """On AWS Lambda (which sets AWS_LAMBDA_FUNCTION_NAME) a task's round is an asynchronous invocation of the
     function; anywhere else a thread of this process runs the same code."""
+    from widget_mcp.task_invokers import LambdaInvoker, LocalInvoker, default_lambda_client
+
     if os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
         return LambdaInvoker(default_lambda_client)
     return LocalInvoker(tasks.run)
