@@ -9,15 +9,17 @@ caller without identity could not list tasks anyway.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
 from mcp.shared.exceptions import MCPError
-from mcp_types import CLIENT_CAPABILITIES_META_KEY, RequestParams
+from mcp_types import CLIENT_CAPABILITIES_META_KEY, INTERNAL_ERROR, RequestParams
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ConfigDict, Field
 
+from widget_mcp.storage.documents import StoreUnavailable
 from widget_mcp.toolkit.call import CallerClient
 from widget_mcp.toolkit.inputs import ProtocolRefusal
 from widget_mcp.toolkit.principal import Principal, resolve_principal
@@ -25,6 +27,8 @@ from widget_mcp.toolkit.runtime import ToolRuntime
 from widget_mcp.toolkit.task_service import TaskService
 from widget_mcp.toolkit.tasks import TASKS_EXTENSION, TasksUndeclared
 from widget_mcp.transport.endpoint import RequestInfo
+
+logger = logging.getLogger(__name__)
 
 # A task id as the wire carries it; the service refuses what it never issued.
 _TASK_ID = Field(alias="taskId", max_length=200)
@@ -64,6 +68,8 @@ def register_task_methods(server: Server[Any], runtime: ToolRuntime, tasks: Task
             return tasks.get(principal, source, params.task_id)
         except ProtocolRefusal as refusal:
             raise _error(refusal) from None
+        except StoreUnavailable as exc:
+            raise _unavailable(exc) from None
 
     async def update(ctx: ServerRequestContext[Any], params: TaskUpdateParams) -> dict[str, Any]:
         principal, source = caller(ctx, "tasks/update")
@@ -71,6 +77,8 @@ def register_task_methods(server: Server[Any], runtime: ToolRuntime, tasks: Task
             tasks.update(principal, source, params.task_id, params.input_responses)
         except ProtocolRefusal as refusal:
             raise _error(refusal) from None
+        except StoreUnavailable as exc:
+            raise _unavailable(exc) from None
         return {"resultType": "complete"}
 
     async def cancel(ctx: ServerRequestContext[Any], params: TaskParams) -> dict[str, Any]:
@@ -79,6 +87,8 @@ def register_task_methods(server: Server[Any], runtime: ToolRuntime, tasks: Task
             tasks.cancel(principal, source, params.task_id)
         except ProtocolRefusal as refusal:
             raise _error(refusal) from None
+        except StoreUnavailable as exc:
+            raise _unavailable(exc) from None
         return {"resultType": "complete"}
 
     server.add_request_handler("tasks/get", TaskParams, get)
@@ -88,3 +98,8 @@ def register_task_methods(server: Server[Any], runtime: ToolRuntime, tasks: Task
 
 def _error(refusal: ProtocolRefusal) -> MCPError:
     return MCPError(code=refusal.code, message=refusal.message, data=refusal.data)
+
+
+def _unavailable(exc: StoreUnavailable) -> MCPError:
+    logger.warning("tasks: %s", exc)
+    return MCPError(code=INTERNAL_ERROR, message="The task store could not be reached; try again shortly.")

@@ -20,7 +20,7 @@ from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.task_invokers import LambdaInvoker, LocalInvoker, task_event, task_of
 from widget_mcp.toolkit import CallerClient, ToolBook
 from widget_mcp.toolkit.runtime import ToolRuntime
-from widget_mcp.toolkit.task_service import KIND, POLL_INTERVAL_MS, QUEUE_SLACK_SECONDS, TaskService
+from widget_mcp.toolkit.task_service import KIND, POLL_INTERVAL_MS, QUEUE_SLACK_SECONDS, AnswersTooLarge, TaskService
 from widget_mcp.toolkit.tasks import TASKS_EXTENSION, TaskNotFound, TaskRef, TasksRequired
 from widget_mcp.wiring import task_invoker_for
 
@@ -450,3 +450,21 @@ def test_on_lambda_a_round_is_an_invocation_of_the_function_and_elsewhere_a_thre
     assert isinstance(task_invoker_for(service), LocalInvoker)
     monkeypatch.setenv("AWS_LAMBDA_FUNCTION_NAME", "widget-mcp")
     assert isinstance(task_invoker_for(service), LambdaInvoker)
+
+
+async def test_answers_that_would_outgrow_the_stored_task_are_refused_and_the_task_still_waits(
+    settings: Settings,
+) -> None:
+    tasks = make_tasks(settings)
+    tasks.store = InMemoryDocumentStore(clock=tasks.clock, max_item_bytes=8 * 1024)
+    tasks.service = TaskService(tasks.store, ttl_seconds=TTL, work_seconds=WORK, clock=tasks.clock)
+    tasks.service.runner, tasks.service.invoker = tasks.runtime, tasks.sent
+    tasks.runtime.tasks = tasks.service
+    task_id = (await tasks.call("library_reshelve", {"shelf": "poetry"}, ANN))["taskId"]
+    await tasks.work()
+
+    with pytest.raises(AnswersTooLarge) as refused:
+        tasks.update(task_id, {"who": accept(name="A" * 10_000)})
+    assert refused.value.code == -32602
+    assert (refused.value.data or {})["budget"] == 8 * 1024
+    assert set(tasks.get(task_id, ANN)["inputRequests"]) == {"confirm", "who"}

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from widget_mcp.storage.documents import Document, DocumentStore, ItemOverBudget, QuotaFull, VersionConflict
 from widget_mcp.toolkit.call import CallerClient, ToolCall
 from widget_mcp.toolkit.errors import IdentityRequired, QuotaExceeded, TooLarge
+from widget_mcp.toolkit.inputs import INVALID_PARAMS, ProtocolRefusal
 from widget_mcp.toolkit.ownership import AnonymousState, capability_id, state_owner
 from widget_mcp.toolkit.principal import Principal
 from widget_mcp.toolkit.tasks import INTERNAL_ERROR, TERMINAL, TaskNotFound, TaskRef
@@ -42,6 +43,18 @@ QUEUE_SLACK_SECONDS = 60
 # Conditional writes retried when another request changed the task in between.
 WRITE_ATTEMPTS = 3
 _TASK_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+class AnswersTooLarge(ProtocolRefusal):
+    """A `tasks/update` whose answers would make the stored task larger than the item budget; nothing was kept."""
+
+    def __init__(self, size: int, budget: int) -> None:
+        super().__init__(
+            INVALID_PARAMS,
+            f"With these answers the task would take {size} bytes, over the {budget}-byte budget of a stored task; "
+            "nothing was kept. Send shorter answers.",
+            {"size": size, "budget": budget},
+        )
 
 
 class TaskInvoker(Protocol):
@@ -175,6 +188,8 @@ class TaskService:
                 stored = self._replace(ref, doc, body)
             except VersionConflict:
                 continue
+            except ItemOverBudget as exc:
+                raise AnswersTooLarge(exc.size, exc.budget) from exc
             if body["status"] == "working":
                 self._start(ref, stored)
             return
