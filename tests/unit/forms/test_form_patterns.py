@@ -129,6 +129,13 @@ def test_ordinary_patterns_accept_and_reject_as_before(
         (_form(pattern="^(?:(?:.{100}){100}){100}$"), "the pattern '^(?:(?:.{100}){100}){100}$' repeats too much"),
         (_form(pattern="a{99999999999}"), "repeats too much to check safely"),
         (_form(pattern="(?x) a b"), "uses verbose mode (?x)"),
+        (_form(pattern="(?fi)[a\\p{Ll}]"), "uses full case-folding (?f) or version 1 syntax (?V1)"),
+        (_form(pattern="^(?i-f:[a\\p{Ll}])$"), "uses full case-folding (?f)"),
+        (_form(pattern="(?V1i)[\\p{L}--\\p{Lu}]"), "uses full case-folding (?f) or version 1 syntax (?V1)"),
+        (
+            {"type": "object", "properties": {"a": {"type": "object", "patternProperties": {"(?iV1)^k": {}}}}},
+            "at properties/a/patternProperties: the pattern '(?iV1)^k' uses full case-folding",
+        ),
         (
             _form(**{"$schema": "http://json-schema.org/draft-07/schema#", "pattern": "^a"}),
             "at properties/code/$schema: $schema is allowed only at the root",
@@ -190,6 +197,13 @@ def test_a_reference_to_a_definition_the_form_lacks_is_refused_when_asked_and_a_
 
 @pytest.mark.parametrize("answer", ["a{99999999999}", "(" * 2000 + ")" * 2000, "("])
 def test_an_answer_in_a_regex_field_that_python_cannot_compile_is_a_message_for_that_field(answer: str) -> None:
+    schema = {"type": "object", "properties": {"r": {"type": "string", "format": "regex"}}}
+
+    assert field_errors(schema, {"r": answer}) == {"r": "Enter a valid regex."}
+
+
+@pytest.mark.parametrize("answer", ["(?fi)[a\\p{Ll}]", "(?V1i)[\\p{L}--\\p{Lu}]"])
+def test_an_answer_in_a_regex_field_that_folds_case_fully_is_refused_as_form_patterns_are(answer: str) -> None:
     schema = {"type": "object", "properties": {"r": {"type": "string", "format": "regex"}}}
 
     assert field_errors(schema, {"r": answer}) == {"r": "Enter a valid regex."}

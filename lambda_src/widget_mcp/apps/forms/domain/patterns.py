@@ -42,6 +42,11 @@ _budget: ContextVar[AnswerBudget | None] = ContextVar("form_pattern_budget", def
 _COUNTED = re.compile(r"\{(\d*)(?:,\d*)?\}")
 # Inline flags that switch on verbose mode, where whitespace and comments may sit inside and around repeats.
 _VERBOSE = re.compile(r"\(\?[A-Za-z0-9-]*x")
+# Inline flags for full case-folding, `(?f)`, or version 1 behaviour, `(?V1)` (which folds fully under `(?i)`):
+# then a set holding a property costs about 20 times what _cost counts (`(?fi)[a\p{Ll}]`, ~65 µs a character),
+# so one 32 KB pattern took 2 s to compile. Neither is JSON Schema's (ECMA-262) syntax.
+_FULL_CASE = re.compile(r"\(\?[A-Za-z0-9-]*(?:f|V1)")
+_FULL_CASE_WHY = "uses full case-folding (?f) or version 1 syntax (?V1), which form patterns do not support"
 
 
 @contextmanager
@@ -110,6 +115,8 @@ def pattern_problem(pattern: str) -> str | None:
     """Why `pattern` cannot run on the bounded engine (verbose mode, repeats too costly to compile, no compile)."""
     if _VERBOSE.search(pattern):
         return "it uses verbose mode (?x), which form patterns do not support"
+    if _FULL_CASE.search(pattern):
+        return f"it {_FULL_CASE_WHY}"
     if _cost(pattern) > MAX_PATTERN_COST:
         return "it repeats too much to check safely"
     return _compile_error(pattern)
@@ -168,6 +175,8 @@ def schema_problem(schema: dict[str, Any]) -> tuple[str, str] | None:
         for at, pattern in _patterns(node, path):
             if _VERBOSE.search(pattern):
                 return at, f"the pattern {_shown(pattern)} uses verbose mode (?x), which form patterns do not support"
+            if _FULL_CASE.search(pattern):
+                return at, f"the pattern {_shown(pattern)} {_FULL_CASE_WHY}"
             cost += _cost(pattern)
             if cost > MAX_PATTERN_COST:
                 return at, (
