@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 from seed_forms import EXAMPLES, FLIGHT
-from widget_mcp.apps.forms.domain import InvalidSchema, check_form_schema, read_json_object
+from widget_mcp.apps.forms.domain import FormLimits, InvalidSchema, check_form_schema, read_json_object
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
@@ -63,3 +64,55 @@ def test_question_text_that_is_not_a_json_object_is_refused(value: str, message:
     with pytest.raises(InvalidSchema, match=message) as caught:
         read_json_object(value, "question")
     assert caught.value.payload == value
+
+
+CAP = 16 * 1024
+
+
+def _field(**keywords: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": {"tags": keywords}}
+
+
+@pytest.mark.parametrize(
+    ("schema", "where", "keyword"),
+    [
+        (_field(type="array", minItems=100_000), "properties/tags", "minItems 100,000"),
+        (_field(type="string", minLength=CAP), "properties/tags", f"minLength {CAP:,}"),
+        (_field(type="object", minProperties=4_000), "properties/tags", "minProperties 4,000"),
+        (
+            _field(type="array", items={"type": "string", "minLength": 20_000}),
+            "properties/tags/items",
+            "minLength 20,000",
+        ),
+        (
+            {
+                "type": "object",
+                "$defs": {"big": {"type": "array", "minItems": 9_000}},
+                "properties": {"a": {"$ref": "#/$defs/big"}},
+            },
+            "$defs/big",
+            "minItems 9,000",
+        ),
+        ({"type": "object", "properties": {"a": {}}, "minProperties": 5_000}, "the root", "minProperties 5,000"),
+    ],
+)
+def test_a_field_no_answer_within_the_answer_cap_could_fill_is_refused_naming_its_keyword_and_place(
+    schema: dict[str, Any], where: str, keyword: str
+) -> None:
+    with pytest.raises(InvalidSchema, match=f"at {re.escape(where)}: {keyword} asks for more than an answer may hold"):
+        check_form_schema(schema, FormLimits(answer_bytes=CAP))
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        _field(type="array", minItems=1_000),  # 2 KB of JSON at least: fits
+        _field(type="string", minLength=CAP - 2),  # exactly the cap
+        _field(minLength=100_000),  # binds only strings, and a number answers it
+        _field(type=["string", "number"], minLength=100_000),
+        _field(anyOf=[{"type": "string", "minLength": 100_000}, {"type": "string", "maxLength": 10}]),
+        _field(type="string", **{"not": {"type": "string", "minLength": 100_000}}),
+    ],
+)
+def test_a_field_some_answer_within_the_cap_can_fill_is_accepted(schema: dict[str, Any]) -> None:
+    check_form_schema(schema, FormLimits(answer_bytes=CAP))

@@ -13,7 +13,7 @@ from widget_mcp.apps.forms.domain import FormError, FormLimits, FormSession, Inv
 from widget_mcp.apps.forms.elicitation import as_elicitation
 from widget_mcp.apps.forms.repository import FormRepository
 from widget_mcp.apps.forms.service import FormChanged, FormNotFound, FormService
-from widget_mcp.apps.forms.tools import DguiError, FormPayload, ResponsePayload
+from widget_mcp.apps.forms.tools import MAX_ANSWER_BYTES, DguiError, FormPayload, ResponsePayload
 from widget_mcp.storage.documents import ItemOverBudget, QuotaFull
 from widget_mcp.toolkit import ToolCall, ToolError, ToolResult
 from widget_mcp.toolkit.errors import IdentityRequired, QuotaExceeded, RateLimited, TooLarge
@@ -89,7 +89,7 @@ class FormHandlers:
     @classmethod
     def on(cls, context: AppContext) -> FormHandlers:
         settings = context.settings
-        limits = FormLimits(settings.forms_max_check_steps, settings.forms_max_value_steps)
+        limits = FormLimits(settings.forms_max_check_steps, settings.forms_max_value_steps, MAX_ANSWER_BYTES)
         repository = FormRepository(context.store, settings.forms_ttl_days, quota=settings.quota_live_forms)
         return cls(FormService(repository, limits))
 

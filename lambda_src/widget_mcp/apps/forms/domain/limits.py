@@ -26,10 +26,13 @@ VALUE_STEPS = 10_000
 class FormLimits:
     """`check_steps`: what checking one answer may spend in all; past it the answer is refused (too_complex).
     `value_steps`: what checking any one value of an answer may cost, read from the schema alone when the form
-    is asked; a schema past it is refused (too_complex) before it is stored."""
+    is asked; a schema past it is refused (too_complex) before it is stored.
+    `answer_bytes`: the most JSON one answer may hold (the tools' cap); a schema asking anywhere for a bigger value
+    (answerable.py) is refused (invalid_schema). None: not checked."""
 
     check_steps: int = CHECK_STEPS
     value_steps: int = VALUE_STEPS
+    answer_bytes: int | None = None
 
 
 @dataclass

@@ -11,6 +11,7 @@ import json
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from widget_mcp.apps.forms.domain.answerable import check_answerable
 from widget_mcp.apps.forms.domain.complexity import read_schema
 from widget_mcp.apps.forms.domain.errors import InvalidSchema, TooComplex
 from widget_mcp.apps.forms.domain.limits import FormLimits
@@ -128,9 +129,12 @@ def check_form_schema(
     missing = [name for name in schema.get("required", []) if name not in properties]
     if missing:
         raise InvalidSchema(f"Invalid JSON schema. Required fields {missing} are not in 'properties'.", schema)
+    limits = limits or FormLimits()
+    if limits.answer_bytes is not None:
+        check_answerable(schema, limits.answer_bytes)
     # `$schema` is dropped before answers are checked (answers.py); the rest is what they are checked against.
     body = {key: value for key, value in schema.items() if key != "$schema"}
-    read_schema(body, frozenset(cls.VALIDATORS), (limits or FormLimits()).value_steps)
+    read_schema(body, frozenset(cls.VALIDATORS), limits.value_steps)
     return objects
 
 
