@@ -20,7 +20,7 @@ from widget_mcp.toolkit.request_state import InvalidRequestState
 from widget_mcp.transport.endpoint import McpEndpoint
 from widget_mcp.wiring import build_core
 
-from tests.trip_book import book, trip_settings
+from tests.trip_book import book, trip_endpoint, trip_settings
 
 HOST = "mcp.example.com"
 REGION = "eu-west-1"
@@ -116,8 +116,12 @@ async def test_an_unreadable_host_token_secret_answers_503_and_is_read_again_for
     arn = parameter_arn("widget-mcp/host-token")
     endpoint = endpoint_with(host_token_secret_arn=arn)  # the parameter does not exist yet: built all the same
 
-    status, answer = await new_game(endpoint, FIRST)
-    assert status == 503
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "chess_new_game"}})
+    reply = await endpoint.handle(
+        "POST", {**HEADERS, HEADER: sign(FIRST, "openwebui", "alice", "call", 600)}, body.encode()
+    )
+    answer = json.loads(reply.body)
+    assert (reply.status, dict(reply.headers)["retry-after"]) == (503, "1")
     assert answer["error"]["message"] == (
         "Host tokens cannot be checked right now: the server could not read its secret; try again shortly"
     )
@@ -161,6 +165,56 @@ async def test_an_input_request_started_on_one_instance_resumes_on_another_with_
             input_responses=answer,
             request_state=first["requestState"],
         )
+
+
+def book_trip_body(**params: Any) -> bytes:
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+    }
+    call = {"name": "book_trip", "arguments": {"city": "Oslo"}, "_meta": meta, **params}
+    return json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": call}).encode()
+
+
+TRIP_HEADERS = {
+    "host": "127.0.0.1:8000",
+    "content-type": "application/json",
+    "accept": "application/json",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": "tools/call",
+    "mcp-name": "book_trip",
+}
+
+
+@pytest.mark.usefixtures("aws")
+async def test_an_unreadable_request_state_key_answers_503_with_a_sentence_and_is_read_again_on_the_next_call(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    arn = parameter_arn("widget-mcp/request-state")
+    endpoint = trip_endpoint(trip_settings(request_state_secret=None, request_state_secret_arn=arn))
+
+    reply = await endpoint.handle("POST", TRIP_HEADERS, book_trip_body())
+
+    assert reply.status == 503, reply.body
+    error = json.loads(reply.body)["error"]
+    assert error["message"] == (
+        "Input requests cannot be signed or checked right now: the server could not read its requestState key; "
+        "try again shortly"
+    )
+    assert arn not in reply.body.decode()  # where the key lives is the operator's business
+    assert dict(reply.headers)["retry-after"] == "1"
+    assert any(arn in r.getMessage() for r in caplog.records if r.levelname == "ERROR")
+
+    ssm().put_parameter(Name="/widget-mcp/request-state", Value=FIRST, Type="SecureString")
+    reply = await endpoint.handle("POST", TRIP_HEADERS, book_trip_body())
+    first = json.loads(reply.body)["result"]
+    assert (reply.status, first["resultType"]) == (200, "input_required")
+    [key] = first["inputRequests"]
+    answer = {key: {"action": "accept", "content": {"name": "Ada", "seats": 2}}}
+    resumed = await endpoint.handle(
+        "POST", TRIP_HEADERS, book_trip_body(inputResponses=answer, requestState=first["requestState"])
+    )
+    assert json.loads(resumed.body)["result"]["structuredContent"]["traveller"] == "Ada"
 
 
 @pytest.mark.parametrize("name", ["HOST_TOKEN_SECRET", "REQUEST_STATE_SECRET"])

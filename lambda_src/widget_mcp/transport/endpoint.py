@@ -52,6 +52,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSI
 from pydantic import ValidationError
 
 from widget_mcp.auth.gate import Refused, SignInGate
+from widget_mcp.secrets import SecretUnavailable
 from widget_mcp.transport.answer_cache import AnswerCache, Key, encode, reply_body
 from widget_mcp.transport.call_events import (
     EVENT_STREAM_HEADERS,
@@ -81,6 +82,10 @@ logger = logging.getLogger(__name__)
 TASK_METHODS = frozenset({"tasks/get", "tasks/update", "tasks/cancel"})
 
 JSON_HEADERS: tuple[tuple[str, str], ...] = (("content-type", "application/json"),)
+KEY_UNAVAILABLE = (
+    "Input requests cannot be signed or checked right now: the server could not read its requestState key; "
+    "try again shortly"
+)
 # The revisions whose Streamable HTTP takes JSON-RPC batches (2025-06-18 removed them). A request without
 # `MCP-Protocol-Version` is taken as 2025-03-26, as the later revisions tell servers to.
 BATCH_VERSIONS = frozenset({"2024-11-05", "2025-03-26"})
@@ -644,6 +649,12 @@ class McpEndpoint:
             return self._reply_error(rid, exc.error.code, exc.error.message, exc.error.data, modern)
         if isinstance(exc, ValidationError):
             return self._reply_error(rid, INVALID_PARAMS, "Invalid request parameters", None, modern)
+        if isinstance(exc, SecretUnavailable):
+            # REQUEST_STATE_SECRET_ARN could not be read (the one key read while a request is served): the server's
+            # fault, passing; the key is read again by the next call that needs it.
+            logger.error("input requests cannot be signed or checked: %s", exc)
+            body = _error_body(rid, INTERNAL_ERROR, KEY_UNAVAILABLE)
+            return HttpReply(503, body, (*JSON_HEADERS, ("retry-after", "1")))
         logger.error("unhandled error while serving %s", exchange.method, exc_info=exc)
         return self._reply_error(rid, INTERNAL_ERROR, "Internal server error", None, modern)
 

@@ -34,7 +34,9 @@ class HostRefusal:
 
     @property
     def headers(self) -> tuple[tuple[str, str], ...]:
-        return (("www-authenticate", HOST_TOKEN_CHALLENGE),) if self.status == 401 else ()
+        if self.status == 401:
+            return (("www-authenticate", HOST_TOKEN_CHALLENGE),)
+        return (("retry-after", "1"),) if self.status == 503 else ()
 
 
 class HostIdentity:
