@@ -15,12 +15,13 @@ from typing import Any
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
 from mcp.shared.exceptions import MCPError
-from mcp_types import CLIENT_CAPABILITIES_META_KEY, INTERNAL_ERROR, RequestParams
+from mcp_types import CLIENT_CAPABILITIES_META_KEY, INTERNAL_ERROR, INVALID_REQUEST, RequestParams
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ConfigDict, Field
 
 from widget_mcp.storage.documents import StoreUnavailable
 from widget_mcp.toolkit.call import CallerClient
+from widget_mcp.toolkit.errors import RateLimited
 from widget_mcp.toolkit.inputs import ProtocolRefusal
 from widget_mcp.toolkit.principal import Principal, resolve_principal
 from widget_mcp.toolkit.runtime import ToolRuntime
@@ -77,6 +78,8 @@ def register_task_methods(server: Server[Any], runtime: ToolRuntime, tasks: Task
             tasks.update(principal, source, params.task_id, params.input_responses)
         except ProtocolRefusal as refusal:
             raise _error(refusal) from None
+        except RateLimited as exc:
+            raise _rate_limited(exc) from None
         except StoreUnavailable as exc:
             raise _unavailable(exc) from None
         return {"resultType": "complete"}
@@ -98,6 +101,12 @@ def register_task_methods(server: Server[Any], runtime: ToolRuntime, tasks: Task
 
 def _error(refusal: ProtocolRefusal) -> MCPError:
     return MCPError(code=refusal.code, message=refusal.message, data=refusal.data)
+
+
+def _rate_limited(exc: RateLimited) -> MCPError:
+    """The tool error's code and hint, in a JSON-RPC error (the endpoint adds the Retry-After header)."""
+    data = {"error": exc.code, "retryable": True, "retryAfter": exc.retry_after}
+    return MCPError(code=INVALID_REQUEST, message=exc.message, data=data)
 
 
 def _unavailable(exc: StoreUnavailable) -> MCPError:

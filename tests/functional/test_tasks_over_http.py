@@ -14,6 +14,7 @@ from library_app import served_with_library
 from servers import serve
 from widget_mcp.settings import Settings
 from widget_mcp.task_invokers import LocalInvoker
+from widget_mcp.toolkit.limits import CallLimiter, RateLimit
 from widget_mcp.toolkit.tasks import TASKS_EXTENSION
 from widget_mcp.wiring import Core, build_app, build_core
 
@@ -78,11 +79,11 @@ def result(response: httpx.Response) -> dict[str, Any]:
     return answer
 
 
-def until(base_url: str, task_id: str, *statuses: str) -> dict[str, Any]:
+def until(base_url: str, task_id: str, *statuses: str, meta: dict[str, Any] = WITH_TASKS) -> dict[str, Any]:
     """tasks/get until the task reaches one of `statuses` (bounded)."""
     deadline = time.monotonic() + POLL_BOUND_SECONDS
     while True:
-        task = result(rpc(base_url, "tasks/get", {"taskId": task_id}))
+        task = result(rpc(base_url, "tasks/get", {"taskId": task_id}, meta))
         if task["status"] in statuses or time.monotonic() > deadline:
             return task
         time.sleep(POLL_SECONDS)
@@ -125,6 +126,34 @@ def test_over_http_a_task_waits_for_its_answers_and_completes_after_tasks_update
     assert not {"taskId", "status", "result", "error", "inputRequests"} & set(ack)
     done = until(base_url, task_id, "completed", "failed")
     assert done["result"]["structuredContent"] == {"shelf": "poetry", "by": "Ada"}
+
+
+def test_over_http_tasks_update_past_the_callers_rate_limit_is_refused_with_a_retry_hint(
+    core: Core, base_url: str
+) -> None:
+    core.runtime.limiter = CallLimiter(core.store, RateLimit(calls=2, window_seconds=60))
+    # A user of its own: the module's other tests counted calls from this address against the default limit.
+    ada = {**WITH_TASKS, "openai/subject": "ada-rate-limited"}
+    started = rpc(base_url, "tools/call", {"name": "library_reshelve", "arguments": {"shelf": "poetry"}}, ada)
+    task_id = result(started)["taskId"]  # counted once
+    until(base_url, task_id, "input_required", meta=ada)  # tasks/get reads only: not counted
+    result(rpc(base_url, "tasks/update", {"taskId": task_id, "inputResponses": {"who": accept("name", "Ada")}}, ada))
+
+    answers = {"confirm": accept("confirm", True)}
+    refused = rpc(base_url, "tasks/update", {"taskId": task_id, "inputResponses": answers}, ada)
+
+    error = refused.json()["error"]
+    assert error["code"] == -32600
+    assert (error["data"]["error"], error["data"]["retryable"]) == ("rate_limited", True)
+    assert 1 <= error["data"]["retryAfter"] <= 60
+    assert refused.headers["retry-after"] == str(error["data"]["retryAfter"])
+    assert f"Try again in {error['data']['retryAfter']} s" in error["message"]
+    waiting = until(base_url, task_id, "input_required", meta=ada)
+    assert list(waiting["inputRequests"]) == ["confirm"]
+
+
+def accept(name: str, value: object) -> dict[str, Any]:
+    return {"action": "accept", "content": {name: value}}
 
 
 def test_over_http_a_cancelled_task_settles_cancelled(base_url: str) -> None:

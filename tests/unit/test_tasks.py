@@ -19,6 +19,8 @@ from widget_mcp.storage.documents import StoreUnavailable
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.task_invokers import LambdaInvoker, LocalInvoker, task_event, task_of
 from widget_mcp.toolkit import CallerClient, ToolBook
+from widget_mcp.toolkit.errors import RateLimited
+from widget_mcp.toolkit.limits import CallLimiter, RateLimit
 from widget_mcp.toolkit.runtime import ToolRuntime
 from widget_mcp.toolkit.task_service import KIND, POLL_INTERVAL_MS, QUEUE_SLACK_SECONDS, AnswersTooLarge, TaskService
 from widget_mcp.toolkit.tasks import TASKS_EXTENSION, TaskNotFound, TaskRef, TasksRequired
@@ -206,6 +208,29 @@ async def test_a_task_that_asks_waits_in_input_required_until_every_answer_arriv
     assert done["status"] == "completed"
     assert done["result"]["structuredContent"] == {"shelf": "poetry", "by": "Ada"}
     assert "inputRequests" not in done
+
+
+async def test_tasks_update_counts_against_the_callers_rate_limit_and_past_it_changes_nothing(
+    settings: Settings,
+) -> None:
+    tasks = make_tasks(settings)
+    tasks.runtime.limiter = CallLimiter(tasks.store, RateLimit(calls=2, window_seconds=60), tasks.clock)
+    task_id = (await tasks.call("library_reshelve", {"shelf": "poetry"}, ANN))["taskId"]  # the first call
+    await tasks.work()
+    tasks.update(task_id, {"who": accept(name="Ada")})  # the second
+    before = tasks.get(task_id, ANN)
+
+    with pytest.raises(RateLimited) as refused:
+        tasks.update(task_id, {"confirm": accept(confirm=True)})
+
+    assert 1 <= refused.value.retry_after <= 60
+    after = tasks.get(task_id, ANN)
+    assert (after["status"], list(after["inputRequests"])) == ("input_required", ["confirm"])
+    assert after == before  # not even its lastUpdatedAt moved
+    assert tasks.sent.rounds == []
+    tasks.clock.now += 60  # the next window
+    tasks.update(task_id, {"confirm": accept(confirm=True)})
+    assert tasks.get(task_id, ANN)["status"] == "working"
 
 
 async def test_answers_gathered_by_input_requests_in_the_request_reach_the_tasks_round(tasks: Tasks) -> None:

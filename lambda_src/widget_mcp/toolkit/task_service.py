@@ -27,11 +27,12 @@ from widget_mcp.storage.documents import Document, DocumentStore, ItemOverBudget
 from widget_mcp.toolkit.call import CallerClient, ToolCall
 from widget_mcp.toolkit.errors import IdentityRequired, QuotaExceeded, TooLarge
 from widget_mcp.toolkit.inputs import INVALID_PARAMS, ProtocolRefusal
-from widget_mcp.toolkit.ownership import AnonymousState, capability_id, state_owner
+from widget_mcp.toolkit.ownership import AnonymousState, caller_key, capability_id, state_owner
 from widget_mcp.toolkit.principal import Principal
 from widget_mcp.toolkit.tasks import INTERNAL_ERROR, TERMINAL, TaskNotFound, TaskRef
 
 if TYPE_CHECKING:
+    from widget_mcp.toolkit.limits import CallLimiter
     from widget_mcp.toolkit.runtime import TaskRound
 
 logger = logging.getLogger(__name__)
@@ -68,6 +69,8 @@ class TaskRunner(Protocol):
     """The runtime side of a task's work (runtime.ToolRuntime)."""
 
     anonymous_state: AnonymousState
+    # The per-caller rate limit on calls that use state (limits.py); None: no limit.
+    limiter: CallLimiter | None
 
     async def run_task_round(self, call: ToolCall, arguments: Mapping[str, Any]) -> TaskRound: ...
 
@@ -169,7 +172,13 @@ class TaskService:
 
     def update(self, principal: Principal, source: str | None, task_id: object, responses: Mapping[str, Any]) -> None:
         """Take the answers to the task's pending input requests (others are ignored); once none is pending, the
-        next round starts. Answers are checked by the handler's `ask` in that round, as in a call."""
+        next round starts. Answers are checked by the handler's `ask` in that round, as in a call.
+
+        It changes state and may start a round, so it counts against the caller's rate limit as a call of a tool
+        that uses state does, before anything is read (RateLimited past it)."""
+        assert self.runner is not None, "the wiring sets the runner"
+        if self.runner.limiter is not None:
+            self.runner.limiter.admit(caller_key(principal, source))
         for _ in range(WRITE_ATTEMPTS):
             ref, doc = self._load(principal, source, task_id)
             pending = doc.body.get("pending") or {}

@@ -646,7 +646,12 @@ class McpEndpoint:
     def _failed(self, exchange: _Exchange, exc: Exception) -> HttpReply:
         rid, modern = exchange.rid, exchange.modern
         if isinstance(exc, MCPError):
-            return self._reply_error(rid, exc.error.code, exc.error.message, exc.error.data, modern)
+            reply = self._reply_error(rid, exc.error.code, exc.error.message, exc.error.data, modern)
+            seconds = exc.error.data.get("retryAfter") if isinstance(exc.error.data, dict) else None
+            if isinstance(seconds, int) and not isinstance(seconds, bool) and seconds >= 0:
+                # A refusal that says when to try again (`rate_limited`) says it in HTTP's terms too, as tools do.
+                return HttpReply(reply.status, reply.body, (*reply.headers, ("retry-after", str(seconds))))
+            return reply
         if isinstance(exc, ValidationError):
             return self._reply_error(rid, INVALID_PARAMS, "Invalid request parameters", None, modern)
         if isinstance(exc, SecretUnavailable):
