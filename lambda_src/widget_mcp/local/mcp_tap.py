@@ -3,6 +3,9 @@
 It reads the request body as the endpoint consumes it (so the endpoint's size cap still holds) and the JSON
 answer as it is sent: `status` (the tool's invoking text), `tool_start`, then `tool_end` with a preview of
 what the host got back, a closing `status` and `done`.
+
+Events name only tools the server serves: a call naming any other tool is reported under `UNKNOWN_TOOL`, as the
+name is whatever the caller wrote (any length, any markup).
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from widget_mcp.local.events import EventFeed, preview
 from widget_mcp.toolkit.tools import ToolSpec
+
+# Not a tool name (tool names are snake_case), so it cannot be mistaken for one.
+UNKNOWN_TOOL = "(unknown tool)"
 
 
 def _json(body: bytes) -> Any:
@@ -86,7 +92,8 @@ class McpEventTap:
                 if not message.get("more_body", False):
                     found = _tool_call(b"".join(request))
                     if found:
-                        call.update(name=found[0], tool_id=f"call_{uuid.uuid4().hex[:12]}", started=time.perf_counter())
+                        name = found[0] if found[0] in self._tools else UNKNOWN_TOOL
+                        call.update(name=name, tool_id=f"call_{uuid.uuid4().hex[:12]}", started=time.perf_counter())
                         self._start(call["name"], call["tool_id"])
             return message
 
