@@ -12,6 +12,8 @@ from widget_mcp.local.process import LocalServer, local_server
 
 # Past CPython's default recursion limit (1000) for json.loads, far under MAX_BODY_BYTES.
 NESTED = b"[" * 100_000 + b"]" * 100_000
+# As deep, and under the local issuer's body bound (16 KB).
+NESTED_REGISTRATION = b"[" * 5_000 + b"]" * 5_000
 JSON = {"content-type": "application/json", "accept": "application/json"}
 
 
@@ -30,6 +32,6 @@ def test_a_body_nested_past_the_recursion_limit_gets_a_json_rpc_error_from_mcp(s
 
 
 def test_a_registration_nested_past_the_recursion_limit_is_refused_as_invalid_metadata(server: LocalServer) -> None:
-    answer = httpx.post(f"{server.base}/issuer/register", content=NESTED, headers=JSON)
+    answer = httpx.post(f"{server.base}/issuer/register", content=NESTED_REGISTRATION, headers=JSON)
     assert answer.status_code == 400, answer.text
     assert answer.json()["error"] == "invalid_client_metadata"

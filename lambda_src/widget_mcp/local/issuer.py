@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import jwt
 from cryptography.hazmat.primitives import serialization
@@ -147,6 +147,8 @@ class LocalIssuer:
         uris = request.get("redirect_uris")
         if not isinstance(uris, list) or not uris or not all(isinstance(u, str) and u for u in uris):
             raise IssuerError("invalid_redirect_uri", "redirect_uris must be a non-empty list of URLs")
+        for uri in uris:
+            _check_redirect(uri)
         name = request.get("client_name")
         client = Client(secrets.token_urlsafe(12), tuple(uris), name if isinstance(name, str) else "")
         self._clients[client.client_id] = client
@@ -221,6 +223,28 @@ class LocalIssuer:
         if unknown:
             raise IssuerError("invalid_scope", f"unknown scope(s): {' '.join(sorted(unknown))}")
         return frozenset(requested.split())
+
+
+def _check_redirect(uri: str) -> None:
+    """An http(s) URL with a host, no fragment (RFC 6749 3.1.2) and no spaces or control characters: the code is
+    sent there by the browser, so a `javascript:` or `data:` one would run in the page that signs in. Every client
+    of this issuer (the playground, the SDKs' OAuth providers, MCP Inspector) redirects to an http(s) page or a
+    loopback listener."""
+    if not _is_web_url(uri):
+        shown = uri if len(uri) <= 100 else uri[:100] + "…"
+        description = f"a redirect URI must be an http(s) URL without a fragment: {shown!r}"
+        raise IssuerError("invalid_redirect_uri", description)
+
+
+def _is_web_url(uri: str) -> bool:
+    if "#" in uri or any(c.isspace() or not c.isprintable() for c in uri):
+        return False
+    try:
+        parts = urlsplit(uri)
+        _ = parts.port  # a port that is not a number in range raises ValueError
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
 
 
 def _s256(verifier: str) -> str:

@@ -10,11 +10,18 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from widget_mcp.auth.routes import MAX_REGISTRATION_BYTES
 from widget_mcp.local.issuer import IssuerError, LocalIssuer
 from widget_mcp.transport.cross_origin import browser_route
 from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
 
 NO_STORE = {"cache-control": "no-store"}
+# A registration or a token request is a few hundred bytes; the deployed registration takes as much.
+MAX_BODY_BYTES = MAX_REGISTRATION_BYTES
+
+
+class _BodyTooLarge(Exception):
+    pass
 
 
 def issuer_routes(issuer: LocalIssuer, cors: CorsPolicy, hosts: HostAllowlist) -> list[BaseRoute]:
@@ -34,7 +41,9 @@ def issuer_routes(issuer: LocalIssuer, cors: CorsPolicy, hosts: HostAllowlist) -
 
     async def register(request: Request) -> Response:
         try:
-            body = json.loads(await request.body())
+            body = json.loads(await _capped_body(request))
+        except _BodyTooLarge:
+            return _too_large("invalid_client_metadata")
         except (ValueError, RecursionError):
             return _error(IssuerError("invalid_client_metadata", "the body must be a JSON object"))
         if not isinstance(body, dict):
@@ -47,7 +56,10 @@ def issuer_routes(issuer: LocalIssuer, cors: CorsPolicy, hosts: HostAllowlist) -
 
     async def token(request: Request) -> Response:
         # application/x-www-form-urlencoded, parsed here: the only form this server ever reads.
-        form = dict(parse_qsl((await request.body()).decode("utf-8", "replace")))
+        try:
+            form = dict(parse_qsl((await _capped_body(request)).decode("utf-8", "replace")))
+        except _BodyTooLarge:
+            return _too_large("invalid_request")
         return _guard(lambda: JSONResponse(issuer.token(form), headers=NO_STORE))
 
     return [
@@ -70,3 +82,25 @@ def _guard(answer: Callable[[], Response]) -> Response:
 
 def _error(exc: IssuerError) -> Response:
     return JSONResponse({"error": exc.error, "error_description": exc.description}, status_code=400, headers=NO_STORE)
+
+
+async def _capped_body(request: Request) -> bytes:
+    """The body, refused once it passes MAX_BODY_BYTES (by its declared length, or as it streams in) rather than
+    buffered whole."""
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise _BodyTooLarge
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise _BodyTooLarge
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _too_large(error: str) -> Response:
+    """413 with the endpoint's own error code (RFC 7591 3.2.2 for registration, RFC 6749 5.2 for tokens)."""
+    description = f"the request body exceeds {MAX_BODY_BYTES} bytes"
+    return JSONResponse({"error": error, "error_description": description}, status_code=413, headers=NO_STORE)
