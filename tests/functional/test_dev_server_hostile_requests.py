@@ -1,5 +1,6 @@
 """`make dev` with sign-in, fed what a hostile page or client would send: the event feed names only tools the
-server serves, and the local issuer registers only http(s) redirects and reads bounded bodies."""
+server serves, the local issuer registers only http(s) redirects and reads bounded bodies, and a loopback Host in
+capitals is still loopback (plain http) in the protected-resource metadata and challenges."""
 
 from __future__ import annotations
 
@@ -125,3 +126,19 @@ async def test_a_streamed_oversized_body_to_the_local_issuer_is_413_before_it_is
         answer = await http.post(f"{server.base}/issuer/{path}", content=_megabytes(), headers=JSON)
     assert answer.status_code == 413, answer.text
     assert answer.json()["error"] == error
+
+
+@pytest.mark.parametrize("name", ["LOCALHOST", "LocalHost", "localhost"])
+def test_a_loopback_host_in_any_case_is_named_with_plain_http(server: LocalServer, name: str) -> None:
+    port = server.base.rsplit(":", 1)[1]
+    host = {"host": f"{name}:{port}"}
+    metadata = httpx.get(f"{server.base}/.well-known/oauth-protected-resource/mcp", headers=host, timeout=10)
+    assert metadata.status_code == 200, metadata.text
+    assert metadata.json()["resource"] == f"http://{name}:{port}/mcp"
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    refused = httpx.post(
+        f"{server.base}/mcp", json=ping, headers={**JSON, **host, "authorization": "Basic eDp5"}, timeout=10
+    )
+    assert refused.status_code == 401
+    expected = f'resource_metadata="http://{name}:{port}/.well-known/oauth-protected-resource/mcp"'
+    assert expected in refused.headers["www-authenticate"]

@@ -148,7 +148,9 @@ def scopes_of(protected: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
 
 def _origin(headers: Mapping[str, str]) -> str:
     host = headers.get("host", "localhost")
-    loopback = host.split(":")[0] in _LOOPBACK or host.startswith("[::1]")
+    # Host names are case-insensitive (RFC 3986 3.2.2): `LOCALHOST:8000` is loopback too.
+    name = host.strip().lower()
+    loopback = name.split(":")[0] in _LOOPBACK or name.startswith("[::1]")
     # The first proxy's word, and only a scheme this resource can have: the header is the caller's to write.
     forwarded = headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
     scheme = forwarded if forwarded in ("http", "https") else ("http" if loopback else "https")
