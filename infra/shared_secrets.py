@@ -13,7 +13,7 @@ from constructs import Construct
 # Letters and digits only, so the value pastes anywhere (a valve, a shell); 64 of them are about 380 bits.
 GENERATED_LENGTH = 64
 # Why no automatic rotation: a rotation Lambda cannot update what holds the other copy (the Open WebUI valve; input
-# requests in flight), and each instance keeps the value it read. infra/README.md says how to rotate by hand.
+# requests in flight). infra/README.md says how to rotate by hand (instances re-read the host-token secret).
 NO_ROTATION = {
     "HOST_TOKEN_SECRET_ARN": "Shared with the host integration (Open WebUI's HOST_TOKEN_SECRET valve), which a "
     "rotation function cannot update; rotating by hand (infra/README.md) changes both copies together.",

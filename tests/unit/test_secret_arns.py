@@ -10,8 +10,16 @@ from typing import Any
 import boto3
 import pytest
 from moto import mock_aws
-from widget_mcp.auth.host_tokens import HEADER, sign
-from widget_mcp.secrets import SecretUnavailable, read_secret
+from widget_mcp.auth.host_tokens import (
+    HEADER,
+    PREVIOUS_GRACE_SECONDS,
+    REFRESH_SECONDS,
+    RETRY_SECONDS,
+    HostTokenRejected,
+    HostTokens,
+    sign,
+)
+from widget_mcp.secrets import SecretUnavailable, read_secret, secret_source
 from widget_mcp.server import build_runtime
 from widget_mcp.settings import Settings, SettingsError, load_settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
@@ -106,9 +114,73 @@ async def test_host_tokens_are_checked_with_the_arns_secret_read_when_the_first_
     assert status == 401
     assert "signature does not verify" in answer["error"]["message"]
 
-    # Read once per instance: a later change reaches new instances (and a rotation needs the host updated too).
+    # Kept once read: a change right after reaches this instance only at its next read (REFRESH_SECONDS).
     secrets_manager().put_secret_value(SecretId=arn, SecretString=FIRST)
     assert (await new_game(endpoint, SECOND))[0] == 200
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def verifies(tokens: HostTokens, secret: str) -> bool:
+    try:
+        tokens.verify(sign(secret, "openwebui", "alice", "call", 600))
+    except HostTokenRejected:
+        return False
+    return True
+
+
+@pytest.mark.usefixtures("aws")
+def test_a_rotated_host_token_secret_is_read_again_after_the_refresh_time_and_the_old_value_verifies_for_a_grace(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    arn = secrets_manager().create_secret(Name="widget-mcp/host-token", SecretString=FIRST)["ARN"]
+    clock = Clock()
+    source = secret_source(None, arn)
+    assert source is not None
+    tokens = HostTokens(source, clock=clock)
+    assert verifies(tokens, FIRST)
+
+    secrets_manager().put_secret_value(SecretId=arn, SecretString=SECOND)  # the rotation, by hand
+    clock.now += REFRESH_SECONDS - 1
+    assert (verifies(tokens, FIRST), verifies(tokens, SECOND)) == (True, False)  # not read again yet
+
+    clock.now += 1
+    assert (verifies(tokens, SECOND), verifies(tokens, FIRST)) == (True, True)  # read again; the old one in grace
+
+    clock.now += PREVIOUS_GRACE_SECONDS - 1
+    assert verifies(tokens, FIRST)
+    clock.now += 1
+    assert (verifies(tokens, SECOND), verifies(tokens, FIRST)) == (True, False)
+
+
+@pytest.mark.usefixtures("aws")
+def test_a_host_token_secret_that_cannot_be_read_again_keeps_the_value_read_before_and_is_tried_again_soon(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    ssm().put_parameter(Name="/widget-mcp/host-token", Value=FIRST, Type="SecureString")
+    arn = parameter_arn("widget-mcp/host-token")
+    clock = Clock()
+    source = secret_source(None, arn)
+    assert source is not None
+    tokens = HostTokens(source, clock=clock)
+    assert verifies(tokens, FIRST)
+
+    ssm().delete_parameter(Name="/widget-mcp/host-token")
+    clock.now += REFRESH_SECONDS
+    assert verifies(tokens, FIRST)
+    assert any("not re-read" in r.getMessage() and arn in r.getMessage() for r in caplog.records)
+
+    ssm().put_parameter(Name="/widget-mcp/host-token", Value=SECOND, Type="SecureString")
+    clock.now += RETRY_SECONDS - 1
+    assert not verifies(tokens, SECOND)  # the next try waits RETRY_SECONDS, not a read per token
+    clock.now += 1
+    assert (verifies(tokens, SECOND), verifies(tokens, FIRST)) == (True, True)
 
 
 @pytest.mark.usefixtures("aws")

@@ -7,6 +7,11 @@ no hint can pose as. `call` tokens are the integration's own (server to server, 
 in an embedded widget and open only the tools a widget may call (see opaque_origin.py).
 
 Standard library only: the integration signs the same way inside the host's process.
+
+A secret read from AWS (HOST_TOKEN_SECRET_ARN) is read again every REFRESH_SECONDS, so a rotation reaches warm
+instances without a deploy. When the value read has changed, the one before it still verifies for
+PREVIOUS_GRACE_SECONDS, so the host's copy (Open WebUI's valve) can follow within that time without a token
+refused in between.
 """
 
 from __future__ import annotations
@@ -16,13 +21,21 @@ import binascii
 import hashlib
 import hmac
 import json
+import logging
 import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+logger = logging.getLogger(__name__)
+
 HEADER = "x-widget-mcp-user"
+# How long a secret read from AWS is used before it is read again, how long the value it replaced still verifies,
+# and how soon a read that failed (the value read before is kept meanwhile) is tried again.
+REFRESH_SECONDS = 300
+PREVIOUS_GRACE_SECONDS = 3600
+RETRY_SECONDS = 30
 Scope = Literal["call", "widget"]
 SCOPES: tuple[Scope, ...] = ("call", "widget")
 MAX_TOKEN_CHARS = 2048
@@ -67,18 +80,46 @@ def sign(secret: str, issuer: str, subject: str, scope: Scope, lifetime_seconds:
 
 class HostTokens:
     """Verifies host tokens. `secret` is the shared secret, or where to get it (HOST_TOKEN_SECRET_ARN: a read from
-    AWS), called when the first token arrives and kept once it answers; what it raises reaches the caller."""
+    AWS), called when the first token arrives and again every REFRESH_SECONDS after (`clock`, monotonic seconds);
+    what its first read raises reaches the caller, a later failure keeps the value read before."""
 
-    def __init__(self, secret: str | Callable[[], str], leeway_seconds: int = 30) -> None:
+    def __init__(
+        self,
+        secret: str | Callable[[], str],
+        leeway_seconds: int = 30,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._source = secret if callable(secret) else None
-        self._secret = None if callable(secret) else secret.encode()
+        self._current = None if callable(secret) else secret.encode()
+        self._previous: bytes | None = None
+        self._previous_until = 0.0
+        self._next_read = 0.0
         self._leeway = leeway_seconds
+        self._clock = clock
 
-    def _key(self) -> bytes:
-        if self._secret is None:
-            assert self._source is not None
-            self._secret = self._source().encode()
-        return self._secret
+    def _keys(self) -> tuple[bytes, ...]:
+        now = self._clock()
+        if self._source is not None and (self._current is None or now >= self._next_read):
+            self._read(now)
+        assert self._current is not None
+        if self._previous is not None and now < self._previous_until:
+            return (self._current, self._previous)
+        return (self._current,)
+
+    def _read(self, now: float) -> None:
+        assert self._source is not None
+        try:
+            value = self._source().encode()
+        except ValueError as exc:  # SecretUnavailable: passing, as long as a value read before is at hand
+            if self._current is None:
+                raise
+            logger.warning("host-token secret not re-read, the value read before is kept: %s", exc)
+            self._next_read = now + RETRY_SECONDS
+            return
+        if self._current is not None and value != self._current:
+            self._previous, self._previous_until = self._current, now + PREVIOUS_GRACE_SECONDS
+        self._current = value
+        self._next_read = now + REFRESH_SECONDS
 
     def verify(self, token: str, now: float | None = None) -> HostUser:
         if len(token) > MAX_TOKEN_CHARS:
@@ -87,12 +128,14 @@ class HostTokens:
         if len(parts) != 3:
             raise HostTokenRejected("host token is not a compact JWT")
         head, body, mac = parts
-        expected = hmac.new(self._key(), f"{head}.{body}".encode(), hashlib.sha256).digest()
+        signed = f"{head}.{body}".encode()
+        expected = [hmac.new(key, signed, hashlib.sha256).digest() for key in self._keys()]
         try:
             signature, header, claims = _unb64(mac), json.loads(_unb64(head)), json.loads(_unb64(body))
         except (binascii.Error, ValueError, UnicodeDecodeError):
             raise HostTokenRejected("host token is not valid base64url JSON") from None
-        if not hmac.compare_digest(signature, expected):
+        # Every key is compared (no early exit), so timing does not tell which one a forgery came close to.
+        if not sum(hmac.compare_digest(signature, digest) for digest in expected):
             raise HostTokenRejected("host token signature does not verify")
         if header != _JWT_HEADER:
             raise HostTokenRejected("host token header must be exactly HS256 JWT")
