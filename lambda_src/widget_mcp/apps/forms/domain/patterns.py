@@ -24,8 +24,9 @@ MATCH_TIMEOUT = 0.1
 # All the matches of one answer share this much time, so many fields, or a long list of strings, cannot add up
 # to the function's 20 s timeout either. Once it is spent, every further match counts as timed out.
 ANSWER_BUDGET = 1.0
-# What the patterns of one schema may cost to compile, in the units of _cost (about 3 µs each at worst, measured
-# on case-folded Unicode property sets): ~0.15 s. An ordinary pattern (a postcode, a date, a UUID) costs 20-2,000.
+# What the patterns of one schema (one step of a form: each step has its own) may cost to compile, in the units of
+# _cost (about 3 µs each at worst, measured on case-folded Unicode property sets): ~0.15 s. An ordinary pattern
+# (a postcode, a date, a UUID) costs 20-2,000.
 MAX_PATTERN_COST = 50_000
 
 
@@ -181,7 +182,8 @@ def schema_problem(schema: dict[str, Any]) -> tuple[str, str] | None:
             if cost > MAX_PATTERN_COST:
                 return at, (
                     f"the pattern {_shown(pattern)} repeats too much to check safely (counted repeats such as {{100}} "
-                    "multiply when nested and add up across a form); use smaller counts, or minLength/maxLength"
+                    "multiply when nested and add up across a step's schema); use smaller counts, or "
+                    "minLength/maxLength"
                 )
             error = _compile_error(pattern)
             if error is not None:
