@@ -5,7 +5,9 @@ Each on the in-memory store and on DynamoDB (moto, real boto3 calls)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,12 +15,14 @@ from typing import Any
 import boto3
 import httpx
 import pytest
+from dynamodb_probe import client_for, moto_dynamodb
 from mcp_types import CallToolResult
 from moto import mock_aws
 from servers import serve
+from storage_faults import FaultInjector, before
 from tool_results import error_of, structured
 from widget_mcp.settings import Settings
-from widget_mcp.storage.documents import DocumentStore
+from widget_mcp.storage.documents import Document, DocumentStore
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.storage.table import create_state_table
@@ -311,3 +315,65 @@ async def test_with_the_rate_limit_off_no_call_is_counted(make_core: Any) -> Non
     if isinstance(core.store, DynamoDbDocumentStore):
         items = core.store.client.scan(TableName=TABLE)["Items"]
         assert not [i for i in items if i["sk"]["S"].startswith("RATE#")]
+
+
+@pytest.fixture
+def served_dynamodb(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A fresh state table on a moto server on loopback, which real threads may race on (as `make dev` serves)."""
+    monkeypatch.setenv("POWERTOOLS_METRICS_DISABLED", "true")
+    for name in ("RATE_LIMIT_CALLS", "QUOTA_LIVE_GAMES", "QUOTA_LIVE_FORMS"):
+        monkeypatch.delenv(name, raising=False)
+    table = f"{TABLE}-{secrets.token_hex(4)}"  # moto keeps its tables per process
+    with moto_dynamodb(table) as url:
+        yield table, url
+
+
+async def test_concurrent_creates_from_one_address_all_land_while_the_quota_has_room(
+    served_dynamodb: tuple[str, str],
+) -> None:
+    table, url = served_dynamodb
+    settings = Settings(allowed_hosts=(HOST,), rate_limit_calls=0)
+    core = build_core(settings, concurrent=True, store=DynamoDbDocumentStore(client_for(url), table))
+    home, gate = Caller(core, HOME), asyncio.Semaphore(10)
+
+    async def create() -> CallToolResult:
+        async with gate:
+            return await home("chess_new_game")
+
+    results = await asyncio.gather(*(create() for _ in range(40)))
+
+    assert [r.content for r in results if r.is_error] == []
+    assert len({structured(r)["gameId"] for r in results}) == 40
+
+
+@pytest.mark.parametrize(("tool", "arguments"), [("chess_new_game", {}), ("ask_question", {"question": FORM})])
+async def test_a_create_that_keeps_losing_the_race_for_its_quota_is_rate_limited_with_a_retry_hint(
+    served_dynamodb: tuple[str, str], tool: str, arguments: dict[str, Any]
+) -> None:
+    table, url = served_dynamodb
+    store = DynamoDbDocumentStore(client_for(url), table, sleep=lambda _: None)
+    rival = DynamoDbDocumentStore(client_for(url), table)
+    core = build_core(Settings(allowed_hosts=(HOST,)), store=store)
+    kind = "game" if tool == "chess_new_game" else "form"
+    rivals = iter(range(1000))
+
+    def rival_lands() -> None:
+        # Another create for the same address lands between each read of the ledger and its transaction.
+        n = next(rivals)
+        doc = Document(kind, f"rival{n}", {}, 1, 1, 1, 2**40).counted_for(f"source:{HOME}")
+        rival.create(f"capability:rival{n}", doc, quota=1000)
+
+    FaultInjector(store.client).plan("TransactWriteItems", before(rival_lands))
+    home = Caller(core, HOME)
+
+    refused = await home(tool, arguments)
+
+    error = error_of(refused)
+    assert (error["code"], error["retryable"]) == ("rate_limited", True)
+    assert home.last_headers["retry-after"] == str(error["retryAfter"]) != "0"
+    assert "could not reach its storage" not in error["message"]
+    assert f"Try again in {error['retryAfter']} s" in error["message"]
+    if tool == "ask_question":  # the forms tools' errors keep DGUI's own error message
+        assert structured(refused)["type"] == "dgui_error"
+    items = store.client.scan(TableName=table, ConsistentRead=True)["Items"]
+    assert [i for i in items if i["pk"]["S"].startswith("USER#") and "rival" not in i["sk"]["S"]] == []  # none of ours

@@ -1,9 +1,11 @@
 """One contract, two stores: the in-memory fake and the DynamoDB adapter (on moto, through real boto3 calls).
 
-Besides documents: the item budget, the quota ledger (per holder, under races and expiry) and bounded counters."""
+Besides documents: the item budget, the quota ledger (per holder, under races from real threads, expiry and release)
+and bounded counters."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -22,12 +24,19 @@ from widget_mcp.storage.documents import (
     DocumentStore,
     ItemOverBudget,
     QuotaFull,
+    StoreBusy,
     StoreUnavailable,
     VersionConflict,
     time_ordered_id,
 )
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
 from widget_mcp.storage.items import item_size, to_item
+from widget_mcp.storage.ledger import (
+    LEDGER_ATTEMPTS,
+    LEDGER_BACKOFF_CAP_SECONDS,
+    LEDGER_BACKOFF_SECONDS,
+    ledger_backoff,
+)
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.storage.table import create_state_table
 
@@ -260,25 +269,91 @@ def test_a_bounded_counter_counts_up_to_its_limit_per_window(store: DocumentStor
     assert store.hit("openai:alice", "100", 3, 2_000)
 
 
-def test_racing_creates_never_exceed_the_quota() -> None:
-    """Threads on the fake; moto does not serialize conditional writes, so DynamoDB's side of this guarantee is
-    shown by interleaving a rival's create deterministically (next test) and by every counted write being
-    conditional (the tests after it)."""
-    store = InMemoryDocumentStore()
+@pytest.fixture(params=["memory", "dynamodb"])
+def served_store(request: pytest.FixtureRequest) -> Iterator[DocumentStore]:
+    """A store that real threads may race on: the fake, or the DynamoDB adapter on a moto server on loopback (which
+    applies each request alone, as DynamoDB applies each conditional write atomically)."""
+    if request.param == "memory":
+        yield InMemoryDocumentStore()
+        return
+    table = fresh_table()
+    with moto_dynamodb(table) as url:
+        yield DynamoDbDocumentStore(client_for(url), table)
+
+
+def fresh_table() -> str:
+    """A table name no other test uses: moto keeps its tables per process, whichever server serves them."""
+    return f"{TABLE}-{secrets.token_hex(4)}"
+
+
+def race(store: DocumentStore, creates: int, quota: int, holder: str = "source:203.0.113.9") -> list[bool]:
+    """`creates` counted creates for one holder, 10 threads at a time: whether each landed (False: QuotaFull)."""
 
     def create(n: int) -> bool:
         try:
-            store.create(f"capability:{n}", counted(f"g{n}", expires_at=2**40), quota=3)
+            store.create(f"capability:{n}", counted(f"g{n}", holder, expires_at=2**40), quota=quota)
         except QuotaFull:
             return False
         return True
 
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        landed = list(pool.map(create, range(12)))
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        return list(pool.map(create, range(creates)))
+
+
+def test_racing_creates_for_one_holder_all_land_while_places_remain(served_store: DocumentStore) -> None:
+    landed = race(served_store, 40, quota=40)
+    assert landed == [True] * 40
+    assert all(served_store.get(f"capability:{n}", "game", f"g{n}") for n in range(40))
+    with pytest.raises(QuotaFull):  # every one of them was counted
+        served_store.create("capability:x", counted("x", expires_at=2**40), quota=40)
+
+
+def test_racing_creates_never_exceed_the_quota(served_store: DocumentStore) -> None:
+    landed = race(served_store, 12, quota=3)
     assert landed.count(True) == 3
-    assert [n for n in range(12) if store.get(f"capability:{n}", "game", f"g{n}")] == [
+    assert [n for n in range(12) if served_store.get(f"capability:{n}", "game", f"g{n}")] == [
         n for n, ok in enumerate(landed) if ok
     ]
+
+
+def test_a_dynamodb_create_that_keeps_losing_the_ledger_race_backs_off_then_is_busy_and_writes_nothing() -> None:
+    table = fresh_table()
+    with moto_dynamodb(table) as url:
+        pauses: list[float] = []
+        store = DynamoDbDocumentStore(client_for(url), table, sleep=pauses.append)
+        rival = DynamoDbDocumentStore(client_for(url), table)
+        faults = FaultInjector(store.client)
+        # Before every one of this create's transactions, another create for the same holder lands.
+        rivals = iter(range(LEDGER_ATTEMPTS))
+
+        def rival_lands() -> None:
+            n = next(rivals)
+            rival.create(f"capability:r{n}", counted(f"r{n}", expires_at=2**40), quota=100)
+
+        faults.plan("TransactWriteItems", before(rival_lands))
+
+        with pytest.raises(StoreBusy) as busy:
+            store.create("capability:a", counted("a", expires_at=2**40), quota=100)
+
+        assert isinstance(busy.value, StoreUnavailable)  # retryable wherever storage failures are handled
+        assert not busy.value.outcome_unknown
+        assert busy.value.retry_after >= 1
+        assert faults.attempts == {"GetItem": LEDGER_ATTEMPTS, "TransactWriteItems": LEDGER_ATTEMPTS}
+        assert len(pauses) == LEDGER_ATTEMPTS - 1
+        assert all(0 <= pause <= LEDGER_BACKOFF_CAP_SECONDS for pause in pauses)
+        assert store.get("capability:a", "game", "a") is None
+
+
+def test_ledger_backoff_grows_from_its_base_to_its_cap_and_is_jittered_below_that() -> None:
+    assert [ledger_backoff(lost, rng=lambda: 1.0) for lost in (1, 2, 3)] == [
+        LEDGER_BACKOFF_SECONDS * 2,
+        LEDGER_BACKOFF_SECONDS * 4,
+        LEDGER_BACKOFF_SECONDS * 8,
+    ]
+    assert ledger_backoff(30, rng=lambda: 1.0) == LEDGER_BACKOFF_CAP_SECONDS
+    assert ledger_backoff(3, rng=lambda: 0.5) == LEDGER_BACKOFF_SECONDS * 4
+    worst = sum(ledger_backoff(lost, rng=lambda: 1.0) for lost in range(1, LEDGER_ATTEMPTS))
+    assert worst < 5  # seconds: a burst that outlasts the retries still answers well inside the function's timeout
 
 
 def test_a_dynamodb_create_that_loses_the_last_place_to_a_rival_rereads_the_ledger_and_is_refused() -> None:

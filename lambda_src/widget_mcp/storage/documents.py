@@ -48,6 +48,16 @@ class StoreUnavailable(StoreError):
         self.outcome_unknown = outcome_unknown
 
 
+class StoreBusy(StoreUnavailable):
+    """Writes racing for one shared item (a holder's quota ledger) kept landing first through every attempt the
+    adapter made, with backoff; nothing was written. Not an outage: the same write succeeds once the burst passes,
+    so the caller is told to retry after `retry_after` seconds."""
+
+    def __init__(self, kind: str, attempts: int, retry_after: int = 1) -> None:
+        super().__init__(f"saving {kind} lost the race for its quota ledger {attempts} times")
+        self.kind, self.attempts, self.retry_after = kind, attempts, retry_after
+
+
 class ItemOverBudget(StoreError, ValueError):
     """The item this write would store is larger than the store's item budget; nothing was written."""
 
@@ -118,7 +128,8 @@ class DocumentStore(Protocol):
     def create(self, owner: str, doc: Document, *, quota: int | None = None) -> None:
         """Raises AlreadyExists if the id is taken. A document with a `quota_holder` and a `quota` is counted in
         that holder's ledger of live documents of its kind, in the same transaction: QuotaFull (nothing written)
-        when `quota` of them are live already."""
+        when `quota` of them are live already. Concurrent creates for one holder all land (one after another);
+        only a burst that outlasts the adapter's retries fails, with StoreBusy (nothing written)."""
         ...
 
     def replace(self, owner: str, doc: Document, expected_version: int) -> None:

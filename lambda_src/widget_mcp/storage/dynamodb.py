@@ -2,7 +2,8 @@
 
 A document counted against a quota is created with a read of its holder's ledger and one TransactWriteItems (the
 document and the ledger, both conditional); a replace that moves its count does the same, at most once per
-COUNT_SLACK_SECONDS of use. A rate counter is one conditional UpdateItem.
+COUNT_SLACK_SECONDS of use. A transaction that loses the race for the ledger reads it again after a jittered
+backoff (ledger.py), and past the last attempt fails with StoreBusy. A rate counter is one conditional UpdateItem.
 
 Every call asks for its consumed capacity and reports it to `on_capacity` (metrics, and tests that count calls).
 Throttling, 5xx answers and timeouts are retried by botocore's standard retry mode (bounded attempts, jittered
@@ -22,6 +23,7 @@ from widget_mcp.storage.documents import (
     AlreadyExists,
     Document,
     ItemOverBudget,
+    StoreBusy,
     StoreError,
     StoreUnavailable,
     VersionConflict,
@@ -38,7 +40,7 @@ from widget_mcp.storage.items import (
     to_item,
     user_pk,
 )
-from widget_mcp.storage.ledger import LEDGER_ATTEMPTS, Ledger
+from widget_mcp.storage.ledger import LEDGER_ATTEMPTS, Ledger, ledger_backoff
 from widget_mcp.storage.table import PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE
 
 if TYPE_CHECKING:
@@ -72,7 +74,8 @@ def default_client() -> DynamoDBClient:
 class DynamoDbDocumentStore:
     """`client` may be a factory: the client (and boto3's import) is then made on first use, not at cold start.
 
-    `max_item_bytes`: the item budget; a write whose item would be larger is refused before it is sent.
+    `max_item_bytes`: the item budget; a write whose item would be larger is refused before it is sent. `sleep`:
+    how the adapter pauses between attempts at a contended quota ledger.
     """
 
     def __init__(
@@ -83,6 +86,7 @@ class DynamoDbDocumentStore:
         on_capacity: CapacityListener | None = None,
         max_item_bytes: int = DYNAMODB_ITEM_LIMIT,
         clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self._factory = client if callable(client) else None
         self._made: DynamoDBClient | None = None if callable(client) else client
@@ -90,6 +94,7 @@ class DynamoDbDocumentStore:
         self._on_capacity = on_capacity
         self._budget = max_item_bytes
         self._clock = clock
+        self._sleep = sleep
 
     @property
     def client(self) -> DynamoDBClient:
@@ -225,7 +230,9 @@ class DynamoDbDocumentStore:
             }
         else:
             doc_condition = _version_condition(expected_version)
-        for _ in range(LEDGER_ATTEMPTS):
+        for attempt in range(LEDGER_ATTEMPTS):
+            if attempt:
+                self._sleep(ledger_backoff(attempt))
             ledger = self._ledger(doc.quota_holder, doc.kind)
             updated = update(ledger, int(self._clock()))
             ledger_condition: dict[str, Any] = (
@@ -263,7 +270,7 @@ class DynamoDbDocumentStore:
                 raise _unavailable(f"saving {doc.kind}", exc, outcome_unknown=lost_answer) from exc
             self._consumed("TransactWriteItems", response)
             return
-        raise StoreUnavailable(f"saving {doc.kind} failed: its quota ledger kept changing")
+        raise StoreBusy(doc.kind, LEDGER_ATTEMPTS)
 
     def _refused(self, doc: Document, reason: dict[str, Any], expected_version: int | None) -> StoreError:
         if expected_version is None:

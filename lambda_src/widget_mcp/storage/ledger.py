@@ -10,13 +10,26 @@ land, and a create never lands without its count (nor the count without the docu
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from widget_mcp.storage.documents import QuotaFull
 
-# A create that keeps losing the race for the ledger gives up after this many reads (then StoreUnavailable):
-# each loss means another create for the same holder landed meanwhile.
-LEDGER_ATTEMPTS = 4
+# A create that loses the race for the ledger (another write for the same holder landed since it was read) reads
+# it again after a jittered, exponentially growing pause, so a burst of creates from one holder (every user behind
+# one address shares a ledger) lands one after another instead of retrying in lockstep. After LEDGER_ATTEMPTS
+# losses it gives up with StoreBusy: at most about 4.6 s of pauses (half that on average), far inside the function's
+# timeout.
+LEDGER_ATTEMPTS = 16
+LEDGER_BACKOFF_SECONDS = 0.01
+LEDGER_BACKOFF_CAP_SECONDS = 0.4
+
+
+def ledger_backoff(lost: int, rng: Callable[[], float] = random.random) -> float:
+    """The pause before the next read after `lost` (1, 2, ...) lost races: uniform in [0, min(cap, base x 2^lost))
+    ("full jitter"), so racing writers spread out rather than colliding again."""
+    return rng() * min(LEDGER_BACKOFF_CAP_SECONDS, LEDGER_BACKOFF_SECONDS * 2.0**lost)
 
 
 @dataclass(frozen=True)

@@ -128,3 +128,20 @@ class RateLimited(ToolError):
             details={"retryAfter": retry_after},
         )
         self.retry_after = retry_after
+
+
+class TooManyAtOnce(ToolError):
+    """Calls by one user (callers without sign-in: one network address) raced to save state counted against the
+    same quota, and this one kept losing through every retry; nothing was written. It is the caller's burst, not an
+    outage, so it is reported as `rate_limited` with a retry hint (`retryAfter`, seconds), like the rate limit."""
+
+    code = "rate_limited"
+    retryable = True
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(
+            "Nothing was saved: too many calls from one user (callers without sign-in count per network address) "
+            f"were creating games, forms or tasks at the same moment. Try again in {retry_after} s.",
+            details={"retryAfter": retry_after},
+        )
+        self.retry_after = retry_after

@@ -7,8 +7,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from widget_mcp.storage.documents import StoreUnavailable
-from widget_mcp.toolkit.errors import ServiceUnavailable, ToolError
+from widget_mcp.storage.documents import StoreBusy, StoreUnavailable
+from widget_mcp.toolkit.errors import ServiceUnavailable, ToolError, TooManyAtOnce
 from widget_mcp.toolkit.results import error_wire
 from widget_mcp.toolkit.tools import ToolSpec
 
@@ -49,7 +49,10 @@ class InvalidArguments(ValueError):
 def error_result(exc: BaseException, tool: ToolSpec) -> tuple[dict[str, Any], str]:
     """Return (wire result, error code). Unknown exceptions are logged and masked: no internals leave."""
     name = tool.name
-    if isinstance(exc, StoreUnavailable):
+    if isinstance(exc, StoreBusy):
+        logger.warning("tool %s: %s", name, exc)
+        exc = TooManyAtOnce(exc.retry_after)
+    elif isinstance(exc, StoreUnavailable):
         logger.warning("tool %s: %s", name, exc)
         exc = ServiceUnavailable(
             f"{name} lost contact with its storage while saving; the change may or may not have been made. "

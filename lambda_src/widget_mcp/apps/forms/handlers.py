@@ -14,9 +14,9 @@ from widget_mcp.apps.forms.elicitation import as_elicitation
 from widget_mcp.apps.forms.repository import FormRepository
 from widget_mcp.apps.forms.service import FormChanged, FormNotFound, FormService
 from widget_mcp.apps.forms.tools import MAX_ANSWER_BYTES, DguiError, FormPayload, ResponsePayload
-from widget_mcp.storage.documents import ItemOverBudget, QuotaFull
+from widget_mcp.storage.documents import ItemOverBudget, QuotaFull, StoreBusy
 from widget_mcp.toolkit import ToolCall, ToolError, ToolResult
-from widget_mcp.toolkit.errors import IdentityRequired, QuotaExceeded, RateLimited, TooLarge
+from widget_mcp.toolkit.errors import IdentityRequired, QuotaExceeded, RateLimited, TooLarge, TooManyAtOnce
 from widget_mcp.toolkit.ownership import StateOwner
 
 if TYPE_CHECKING:
@@ -72,6 +72,8 @@ def _dgui_errors() -> Iterator[None]:
         raise _as_dgui(QuotaExceeded("open forms", exc.limit, exc.frees_at)) from exc
     except RateLimited as exc:
         raise _as_dgui(exc) from exc
+    except StoreBusy as exc:
+        raise _as_dgui(TooManyAtOnce(exc.retry_after)) from exc
 
 
 def _as_dgui(error: ToolError) -> ToolError:
