@@ -88,7 +88,9 @@ async def test_the_seed_flight_booking_goes_from_question_to_a_stored_answer(cli
         "metadata": {"version": "0.1", "agent_context": "flight_booking", "step": 0, "steps": 1},
     }
     assert asked.content[0].text.startswith("Showing a form: Book a Flight to Japan.")  # type: ignore[union-attr]
-    assert asked.meta == {"openai/widgetSessionId": form_id}
+    # The widget reads the bound the form was accepted under (settings) beside its session id.
+    limits = {"valueSteps": forms_core.settings.forms_max_value_steps}
+    assert asked.meta == {"openai/widgetSessionId": form_id, "dgui_limits": limits}
     assert structured(pending) == structured(still_pending)
     assert structured(pending) == {
         "type": "dgui_pending",
@@ -218,6 +220,25 @@ async def test_a_two_step_form_shows_the_next_step_and_keeps_both_answers(client
     assert (structured(halfway)["type"], structured(halfway)["step"]) == ("dgui_pending", 1)
     assert structured(second)["complete"] is True
     assert structured(done)["data"] == {**ANSWER, "adults": 2}
+    # Only a result that carries a form to draw tells the widget what the form was accepted under.
+    assert "dgui_limits" in (first.meta or {})
+    assert "dgui_limits" not in (second.meta or {})
+
+
+async def test_every_result_with_a_form_to_draw_carries_the_value_step_bound_the_server_runs_with(
+    settings: Settings, store: DocumentStore
+) -> None:
+    raised = settings.model_copy(update={"forms_max_value_steps": 40_000})
+    client = Client(build_server(build_core(raised, store=store).runtime), mode="legacy")
+    passengers = {"type": "object", "properties": {"adults": {"type": "integer"}}}
+    async with client:
+        asked = await ask(client, question=FLIGHT, metadata={"next": {"title": "Who flies", "schema": passengers}})
+        form_id = structured(asked)["formId"]
+        first = await client.call_tool("submit_form", {"formId": form_id, "data": ANSWER}, meta=ALICE)
+
+    assert structured(first)["next"]["title"] == "Who flies"
+    for result in (asked, first):
+        assert (result.meta or {})["dgui_limits"] == {"valueSteps": raised.forms_max_value_steps}
 
 
 async def test_form_tools_declare_visibility_and_the_form_template(client: Client, forms_core: Core) -> None:

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from widget_mcp.apps.registry import AppContext
 
 DGUI_VERSION = "0.1"
+# The `_meta` key of every result that carries a form: the bounds it was accepted under, for the widget, which sizes
+# its drawing bound to them (widget_bundles/src/form/complexity.ts).
+LIMITS_KEY = "dgui_limits"
 
 
 def _owner(call: ToolCall) -> StateOwner:
@@ -41,6 +44,12 @@ def form_payload(session: FormSession, index: int) -> FormPayload:
         uiSchema=step.ui_schema,
         metadata=meta,
     )
+
+
+def limits_meta(limits: FormLimits) -> dict[str, Any]:
+    """`_meta` for a result that carries a form: what checking any one value of an answer may cost on this server
+    (FORMS_MAX_VALUE_STEPS), so the widget draws every form the server accepts rather than only the default's."""
+    return {LIMITS_KEY: {"valueSteps": limits.value_steps}}
 
 
 def _summary(data: dict[str, Any], limit: int = 400) -> str:
@@ -109,6 +118,7 @@ class FormHandlers:
         return ToolResult(
             structured=payload,
             narration=f"Showing a form: {payload.title or 'Please fill in'}{suffix}. Form id {session.form_id}.",
+            meta=limits_meta(self.service.limits),
             widget_session_id=session.form_id,
         )
 
@@ -165,9 +175,11 @@ class FormHandlers:
         )
         title = session.steps[result.step].title or "the form"
         narration = f"The user answered {title}: {_summary(answer)}."
+        meta: dict[str, Any] = {}
         if following is not None:
             narration += f" Next, step {session.current + 1} of {steps}: {following.title or 'more questions'}."
-        return ToolResult(structured=payload, narration=narration, widget_session_id=session.form_id)
+            meta = limits_meta(self.service.limits)
+        return ToolResult(structured=payload, narration=narration, meta=meta, widget_session_id=session.form_id)
 
     def get_form_response(self, args: FormIdInput, call: ToolCall) -> ToolResult:
         with _dgui_errors():

@@ -41,6 +41,10 @@ class FormService:
         self._forms = forms
         self._limits = limits or FormLimits()
 
+    @property
+    def limits(self) -> FormLimits:
+        return self._limits
+
     def ask(
         self,
         owner: StateOwner,
