@@ -3,19 +3,27 @@ level of an answer (FORMS_MAX_VALUE_STEPS, as `make dev` runs it), at its top le
 through the server, drawn, answered and stored; one step more is refused by the server before anything is stored.
 A form the server accepts whose drawing would still go past the widget's bound (several levels, each near the
 server's) is not drawn: the widget says to answer in the conversation and tells the model so, and the result still
-carries the form for the model to ask."""
+carries the form for the model to ask.
+
+The server says in each form's result which bound it runs (`_meta.dgui_limits.valueSteps`): a server started with
+it raised has the widget draw forms the default bound leaves to the conversation, and a bound past the widget's own
+ceiling (MAX_LEVEL_STEPS in complexity.ts) is taken as the ceiling."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from typing import Any
 
-from browser_support import DevServer, click_in_widget, widget
+import pytest
+from browser_support import CHATGPT, ROOT, DevServer, click_in_widget, widget
 from jsonschema import Draft202012Validator
 from playwright.sync_api import Page, expect
 from widget_mcp.apps.forms.domain.complexity import read_schema
 from widget_mcp.apps.forms.domain.errors import TooComplex
 from widget_mcp.apps.forms.domain.limits import FormLimits
 from widget_mcp.apps.forms.domain.schema import check_form_schema
+from widget_mcp.local.process import local_server
 from widget_mcp.settings import Settings
 
 # What the local server runs with (the browser layer's server takes the settings' defaults).
@@ -25,6 +33,20 @@ LEVELS = 10  # $defs levels, each an allOf of two $refs to the next: a field at 
 PARTS = 6  # levels of such a form: the server accepts each, the widget would draw six chains
 KEYWORDS = frozenset(Draft202012Validator.VALIDATORS)  # the dialect a schema without $schema is read in
 BOUND_MS = 30_000  # RJSF expands every $ref of such a form to draw it: seconds on a loaded machine
+# A deployment's raised bound (within the default FORMS_MAX_CHECK_STEPS), and the most the widget takes from any.
+RAISED_STEPS = 4 * VALUE_STEPS
+
+
+def widget_ceiling() -> int:
+    """The widget's own ceiling on a server's bound, as complexity.ts declares it."""
+    source = (ROOT / "widget_bundles" / "src" / "form" / "complexity.ts").read_text()
+    found = re.search(r"export const MAX_LEVEL_STEPS = ([\d_]+);", source)
+    assert found, "complexity.ts declares no MAX_LEVEL_STEPS"
+    return int(found[1])
+
+
+WIDGET_CEILING = widget_ceiling()
+BRIDGES = ["mcp-apps", "openai"]  # the bound reaches the widget through either bridge
 
 
 def chain_defs(prefix: str, leaf: dict[str, Any]) -> dict[str, Any]:
@@ -47,7 +69,7 @@ def accepted(schema: dict[str, Any], value_steps: int) -> bool:
 
 def cost(schema: dict[str, Any]) -> int:
     """The fewest value steps the server's reading of `schema` passes (its cost at its costliest level)."""
-    low, high = 1, CHECK_STEPS
+    low, high = 1, 4 * WIDGET_CEILING
     while low < high:
         middle = (low + high) // 2
         try:
@@ -65,22 +87,25 @@ def top_level(schema: dict[str, Any]) -> dict[str, Any]:
 
 def form_at_the_bound(steps: int) -> dict[str, Any]:
     """A form whose top level and fields' level each cost the server exactly `steps` (every field a string): fields
-    that each apply a chain of levels, the costliest that still fit, then plain text fields, one step each; and
-    the same chains of the whole form under `allOf`, then `true`s, one step each."""
+    that each apply a chain of levels, the costliest that still fit, as many of each as fit (`chain0`, `chain0_1`,
+    …), then plain text fields, one step each; and the same chains of the whole form under `allOf`, then `true`s,
+    one step each."""
     defs = {**chain_defs("d", {"type": "string"}), **chain_defs("r", {"type": "object"})}
     schema: dict[str, Any] = {"type": "object", "$defs": defs, "properties": {}, "allOf": [True]}
     fields, whole = schema["properties"], schema["allOf"]
     for level in range(LEVELS + 1):
-        name = f"chain{level}"
-        fields[name] = {"title": f"Chain {level}", "$ref": f"#/$defs/d{level}"}
-        if cost(schema) > steps:
-            del fields[name]
+        for copy in range(steps):
+            name = f"chain{level}" + (f"_{copy}" if copy else "")
+            fields[name] = {"title": f"Chain {level}", "$ref": f"#/$defs/d{level}"}
+            if cost(schema) > steps:
+                del fields[name]
+                break
     for index in range(steps - cost(schema)):
         fields[f"text{index}"] = {"type": "string", "title": f"Text {index}"}
     for level in range(LEVELS + 1):
-        whole.append({"$ref": f"#/$defs/r{level}"})
-        if cost(top_level(schema)) > steps:
-            whole.pop()
+        while cost(top_level(schema)) <= steps:
+            whole.append({"$ref": f"#/$defs/r{level}"})
+        whole.pop()
     whole.extend([True] * (steps - cost(top_level(schema))))
     return schema
 
@@ -97,6 +122,31 @@ def form_over_several_levels(levels: int) -> dict[str, Any]:
             "properties": {"answer": {"title": "Answer", "$ref": "#/$defs/d0"}, "more": more},
         }
     return {"type": "object", "$defs": defs, "properties": {"part": {"$ref": "#/$defs/part0"}}}
+
+
+def form_result(schema: dict[str, Any], value_steps: object) -> dict[str, Any]:
+    """ask_question's result for `schema` from a server that says it runs `value_steps`."""
+    form = {"type": "dgui_form", "formId": "bound", "title": "Bound", "description": "", "schema": schema}
+    return {
+        "content": [{"type": "text", "text": "A form to fill in."}],
+        "structuredContent": {**form, "uiSchema": {}, "metadata": {"version": "0.1"}},
+        "_meta": {"dgui_limits": {"valueSteps": value_steps}},
+        "isError": False,
+    }
+
+
+def assert_left_to_the_conversation(page: Page) -> None:
+    frame = widget(page)
+    message = frame.locator('[data-testid="form-message"]')
+    expect(message).to_have_attribute("data-code", "too_complex", timeout=BOUND_MS)
+    expect(frame.locator("form")).to_have_count(0)
+
+
+@pytest.fixture(scope="module")
+def raised_server() -> Iterator[DevServer]:
+    """`make dev` as a deployer who raised FORMS_MAX_VALUE_STEPS runs it."""
+    with local_server("browser-raised-bound", settings={"FORMS_MAX_VALUE_STEPS": str(RAISED_STEPS)}) as server:
+        yield DevServer(server.base)
 
 
 def test_a_form_exactly_at_the_servers_step_bound_is_drawn_answered_and_stored(
@@ -157,3 +207,56 @@ def test_a_form_the_server_accepts_but_too_large_to_draw_is_left_to_the_conversa
     )
     pending = dev_server.call_tool("get_form_response", {"formId": form_id})["structuredContent"]
     assert pending["type"] == "dgui_pending"
+
+
+@pytest.mark.parametrize("host", [{"host": "mcp-apps"}, {"host": "chatgpt", "bridge": "openai"}], ids=BRIDGES)
+def test_a_server_with_a_raised_step_bound_has_the_widget_draw_forms_the_default_bound_would_not(
+    page: Page, dev_server: DevServer, raised_server: DevServer, host: dict[str, str]
+) -> None:
+    schema = form_at_the_bound(RAISED_STEPS)
+    assert cost(schema) == cost(top_level(schema)) == RAISED_STEPS
+    args = {"question": schema, "title": "Raised bound"}
+    # The default bound refuses it on the server, and in the widget for a result that does not say its bound.
+    assert dev_server.call_tool("ask_question", args)["_meta"]["error"]["code"] == "too_complex"
+    asked = raised_server.call_tool("ask_question", args)
+    assert asked["isError"] is False
+    assert asked["_meta"]["dgui_limits"] == {"valueSteps": RAISED_STEPS}
+    unsaid = {**asked, "_meta": {k: v for k, v in asked["_meta"].items() if k != "dgui_limits"}}
+    page.goto(raised_server.preview("form", unsaid, **host))
+    assert_left_to_the_conversation(page)
+
+    page.goto(raised_server.playground("ask_question", args, **host))
+    frame = widget(page)
+    form = frame.locator(".wm-form")
+    expect(form).to_have_attribute("data-state", "ready", timeout=BOUND_MS)
+    expect(frame.locator("#root_chain0_1")).to_be_visible(timeout=BOUND_MS)
+    expect(frame.locator('[data-testid="form-message"]')).to_have_count(0)
+    frame.locator("#root_chain0_1").fill("drawn")
+    click_in_widget(page, frame.locator("button[type=submit]"))
+    expect(frame.locator('[data-testid="form-sent"]')).to_be_visible(timeout=BOUND_MS)
+
+    form_id = form.get_attribute("data-form-id")
+    as_caller = CHATGPT if host["host"] == "chatgpt" else None
+    stored = raised_server.call_tool("get_form_response", {"formId": form_id}, as_caller)["structuredContent"]
+    assert stored["data"]["chain0_1"] == "drawn"
+
+
+def test_a_bound_past_the_widgets_ceiling_draws_only_what_the_ceiling_allows(page: Page, dev_server: DevServer) -> None:
+    absurd = 10**12
+    # A form at the ceiling is drawn (the bound was not taken as the default's), one at twice the ceiling is not.
+    page.goto(dev_server.preview("form", form_result(form_at_the_bound(WIDGET_CEILING), absurd)))
+    frame = widget(page)
+    expect(frame.locator("#root_chain0")).to_be_visible(timeout=BOUND_MS)
+    expect(frame.locator('[data-testid="form-message"]')).to_have_count(0)
+
+    page.goto(dev_server.preview("form", form_result(form_at_the_bound(2 * WIDGET_CEILING), absurd)))
+    assert_left_to_the_conversation(page)
+
+
+def test_a_bound_that_is_not_a_whole_number_is_read_as_the_default(page: Page, dev_server: DevServer) -> None:
+    schema = form_at_the_bound(RAISED_STEPS)
+    for value_steps in (str(RAISED_STEPS), RAISED_STEPS + 0.5, None, [RAISED_STEPS]):
+        page.goto(dev_server.preview("form", form_result(schema, value_steps)))
+        assert_left_to_the_conversation(page)
+    page.goto(dev_server.preview("form", form_result(schema, RAISED_STEPS)))
+    expect(widget(page).locator("#root_chain0_1")).to_be_visible(timeout=BOUND_MS)

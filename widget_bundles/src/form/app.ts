@@ -8,7 +8,8 @@ import Form, { type IChangeEvent } from "@rjsf/core/lib/components/Form.js";
 import type { ErrorSchema, RJSFValidationError, UiSchema } from "@rjsf/utils";
 import type { Host, ToolResult } from "../shared/bridge";
 import { isRecord } from "../shared/dom";
-import { parseError, parseForm, summarise, toErrorSchema, type DguiError, type FormPayload, type Json } from "./payload";
+import { drawingSteps, parseError, parseForm, summarise, toErrorSchema } from "./payload";
+import type { DguiError, FormPayload, Json } from "./payload";
 import { CfValidator } from "./validator";
 import { formContext, notShownContext } from "./model-context";
 
@@ -31,6 +32,8 @@ interface Props {
   host: Host;
   initial: FormPayload;
   saved: Saved | null;
+  /** The server's bound per level the first step was drawn to (payload.ts, drawingSteps). */
+  valueSteps: number;
 }
 
 const REQUIRED = "This field is required.";
@@ -70,7 +73,7 @@ function completeSemantics(root: HTMLElement): void {
 
 type FocusNext = "error" | "title" | "sent" | null;
 
-export function FormApp({ host, initial, saved }: Props): ReactNode {
+export function FormApp({ host, initial, saved, valueSteps }: Props): ReactNode {
   const resumed = saved && saved.formId === initial.formId ? saved : null;
   const [form, setForm] = useState<FormPayload>(resumed?.form ?? initial);
   const [phase, setPhase] = useState<Phase>(resumed?.complete ? "sent" : "ready");
@@ -150,7 +153,8 @@ export function FormApp({ host, initial, saved }: Props): ReactNode {
     const answer = isRecord(sc.data) ? sc.data : formData;
     const done = [...answered, { title: form.title, summary: summarise(form.schema, answer) }];
     setAnswered(done);
-    const next = parseForm(sc.next);
+    // The next step's result says its own bound; one that does not was checked by the same server as the first.
+    const next = parseForm(sc.next, drawingSteps(result._meta, valueSteps));
     if (next && sc.complete !== true) {
       setForm(next);
       setData(undefined);

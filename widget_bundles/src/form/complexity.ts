@@ -7,10 +7,12 @@
 // The drawing bound is the server's, in the server's unit. The server refuses, when the form is asked, a schema
 // whose check of the values at any one level of an answer (the top, the fields, their fields, …) could take more
 // than FORMS_MAX_VALUE_STEPS (10,000 by default) evaluation steps, each subschema applied to each value costing at
-// least one. Here each subschema drawn counts one, so a form the server accepts costs at most 10,000 per level:
-// RENDER_LIMIT, two levels' worth (the top and the fields'), draws every accepted form whose fields are not objects
-// or lists. Deeper forms, or lists drawn with many items, may go past it: the widget then says so, and the
-// questions are asked in the conversation (app.ts).
+// least one, and says in the result which bound it ran (`_meta.dgui_limits.valueSteps`). Here each subschema drawn
+// counts one, so a form the server accepts costs at most that bound per level: renderLimit, two levels' worth (the
+// top and the fields'), draws every accepted form whose fields are not objects or lists. The widget takes the
+// server's word only up to MAX_LEVEL_STEPS, its own ceiling, so no value in a payload makes it draw unbounded work.
+// Deeper forms, or lists drawn with many items, may go past it: the widget then says so, and the questions are
+// asked in the conversation (app.ts).
 
 import { isRecord } from "../shared/dom";
 import { deeperThan, refOf, resolver, subschemas, type Json } from "./schema-walk";
@@ -19,12 +21,26 @@ import { deeperThan, refOf, resolver, subschemas, type Json } from "./schema-wal
 export const MAX_DEPTH = 32;
 /** JSON values in the schema: fields, options, defaults (the server's 32 KB holds about 16,000 at most). */
 export const MAX_VALUES = 20_000;
-/** The server's default bound on checking the values at one level of an answer (FORMS_MAX_VALUE_STEPS). */
+/** The server's default bound on checking the values at one level of an answer (FORMS_MAX_VALUE_STEPS): the bound
+ *  drawn to when a result does not say its own. */
 export const SERVER_LEVEL_STEPS = 10_000;
-/** What RJSF may draw: subschemas expanded (each `$ref` followed where it points), array items, and option lists.
- *  Two levels of the server's bound, and room for what the server counts lighter: option lists (one per 16 options
- *  here) and true/false fields, at most about 1,100 in the server's 32 KB. */
-export const RENDER_LIMIT = 2 * SERVER_LEVEL_STEPS + 1_500;
+/** The most the widget takes from a result's bound, whatever it says: about ten times the default's drawing. */
+export const MAX_LEVEL_STEPS = 100_000;
+
+/** The bound to draw to for `value` (a result's `valueSteps`): the server's default unless it is a whole number,
+ *  and never below the default nor above MAX_LEVEL_STEPS. */
+export function levelSteps(value: unknown): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value)) return SERVER_LEVEL_STEPS;
+  return Math.min(MAX_LEVEL_STEPS, Math.max(SERVER_LEVEL_STEPS, value));
+}
+
+/** What RJSF may draw under a server bound of `steps` per level: subschemas expanded (each `$ref` followed where it
+ *  points), array items, and option lists. Two levels of the server's bound, and room for what the server counts
+ *  lighter: option lists (one per 16 options here) and true/false fields, at most about 1,100 in the server's 32 KB. */
+export function renderLimit(steps: number): number {
+  return 2 * steps + 1_500;
+}
+
 /** An array item or extra property drawn (a field with its move and remove buttons) weighs as much as this many
  *  subschemas, beside its own. */
 export const ITEM_WEIGHT = 10;
@@ -85,17 +101,18 @@ function drawnValues(node: Json): number {
   return isRecord(node.default) ? Object.keys(node.default).length : 0;
 }
 
-/** Whether RJSF can draw the form of `schema` within the bounds: its nesting, its size, and what it draws counted
- *  with every `$ref` expanded (a reference back into the schema being expanded counts once), each array's items
- *  and each object's extra properties as many times as it draws at first (at least once, as the server counts
- *  them), each with its buttons, and the options of `enum` and `examples` lists. */
-export function formFits(schema: unknown): boolean {
+/** Whether RJSF can draw the form of `schema` within the bounds, for a server that accepts `valueSteps` per level
+ *  (clamped: levelSteps): its nesting, its size, and what it draws counted with every `$ref` expanded (a reference
+ *  back into the schema being expanded counts once), each array's items and each object's extra properties as many
+ *  times as it draws at first (at least once, as the server counts them), each with its buttons, and the options of
+ *  `enum` and `examples` lists. */
+export function formFits(schema: unknown, valueSteps = SERVER_LEVEL_STEPS): boolean {
   if (deeperThan(schema, MAX_DEPTH) || !valuesAtMost(schema, MAX_VALUES)) return false;
   const resolve = resolver(schema);
   if (!resolve) return false;
   const expanding = new Set<unknown>();
   const listed = new Set<unknown>();
-  return within(RENDER_LIMIT, (tick) => {
+  return within(renderLimit(levelSteps(valueSteps)), (tick) => {
     const visit = (node: unknown, weight: number): void => {
       tick(weight);
       if (!isRecord(node) || expanding.has(node)) return;

@@ -9,24 +9,25 @@ import { createRoot, type Root } from "react-dom/client";
 import { startWidget, type Host, type ToolResult } from "../shared/bridge";
 import { el, isRecord } from "../shared/dom";
 import { FormApp, type Saved } from "./app";
-import { parseError, parseForm } from "./payload";
+import { drawingSteps, parseError, parseForm } from "./payload";
 
 const container = document.getElementById("root");
 let reactRoot: Root | null = null;
 let shownFormId: string | null = null;
 
-function savedState(host: Host): Saved | null {
+function savedState(host: Host, valueSteps: number): Saved | null {
   const state = host.widgetState();
   if (!isRecord(state) || typeof state.formId !== "string" || !Array.isArray(state.answered)) return null;
   // A step kept in widgetState is read like any payload: through the same checks as the tool result's.
   const kept = isRecord(state.form) ? state.form : null;
   const metadata = { step: kept?.step, steps: kept?.steps };
-  const form = kept ? parseForm({ ...kept, type: "dgui_form", metadata }) : null;
+  const form = kept ? parseForm({ ...kept, type: "dgui_form", metadata }, valueSteps) : null;
   return { ...(state as unknown as Saved), form: form ?? undefined };
 }
 
 function show(root: HTMLElement, host: Host, result: ToolResult): void {
-  const form = parseForm(result.structuredContent);
+  const valueSteps = drawingSteps(result._meta);
+  const form = parseForm(result.structuredContent, valueSteps);
   if (!form) {
     reactRoot?.unmount();
     reactRoot = null;
@@ -40,7 +41,8 @@ function show(root: HTMLElement, host: Host, result: ToolResult): void {
   reactRoot?.unmount();
   root.replaceChildren();
   reactRoot = createRoot(root);
-  reactRoot.render(createElement(FormApp, { key: form.formId, host, initial: form, saved: savedState(host) }));
+  const saved = savedState(host, valueSteps);
+  reactRoot.render(createElement(FormApp, { key: form.formId, host, initial: form, saved, valueSteps }));
   requestAnimationFrame(() => performance.mark("wm:form-rendered"));
 }
 

@@ -3,7 +3,7 @@
 
 import { isRecord } from "../shared/dom";
 import { failureOf, type ToolFailure } from "../shared/errors";
-import { formFits } from "./complexity";
+import { formFits, levelSteps, SERVER_LEVEL_STEPS } from "./complexity";
 import { safeUiSchema } from "./ui-schema";
 import { drawnSchema } from "./drawn-schema";
 import { localSchema } from "./local-schema";
@@ -27,14 +27,26 @@ export interface FormPayload {
 /** What the form shows when the server refused: the code and sentence, and a message per field where it gave some. */
 export type DguiError = ToolFailure;
 
-export function parseForm(value: unknown): FormPayload | null {
+/** The `_meta` key under which the server says which bounds a form was accepted under. */
+export const LIMITS_KEY = "dgui_limits";
+
+/** The bound on one level's check the server accepted a result's form under (its FORMS_MAX_VALUE_STEPS), clamped to
+ *  the widget's ceiling (complexity.ts); `fallback` when the result does not say. */
+export function drawingSteps(meta: unknown, fallback = SERVER_LEVEL_STEPS): number {
+  const limits = isRecord(meta) ? meta[LIMITS_KEY] : undefined;
+  const given = isRecord(limits) ? limits.valueSteps : undefined;
+  return levelSteps(given === undefined ? fallback : given);
+}
+
+/** The form in `value` (a `dgui_form`), drawn only when it fits the server's bound of `valueSteps` per level. */
+export function parseForm(value: unknown, valueSteps = SERVER_LEVEL_STEPS): FormPayload | null {
   if (!isRecord(value) || value.type !== "dgui_form" || typeof value.formId !== "string" || !isRecord(value.schema)) {
     return null;
   }
   const metadata = isRecord(value.metadata) ? value.metadata : {};
   const step = Number.isInteger(metadata.step) ? Number(metadata.step) : 0;
   const steps = Number.isInteger(metadata.steps) ? Number(metadata.steps) : 1;
-  const fits = formFits(value.schema);
+  const fits = formFits(value.schema, valueSteps);
   return {
     formId: value.formId,
     title: typeof value.title === "string" ? value.title : "",
