@@ -260,3 +260,17 @@ def test_a_bound_that_is_not_a_whole_number_is_read_as_the_default(page: Page, d
         assert_left_to_the_conversation(page)
     page.goto(dev_server.preview("form", form_result(schema, RAISED_STEPS)))
     expect(widget(page).locator("#root_chain0_1")).to_be_visible(timeout=BOUND_MS)
+
+
+def test_a_next_step_at_a_raised_step_bound_is_drawn_after_the_first(page: Page, raised_server: DevServer) -> None:
+    first = {"type": "object", "properties": {"name": {"type": "string", "title": "Name"}}}
+    next_step = {"title": "At the raised bound", "schema": form_at_the_bound(RAISED_STEPS)}
+    page.goto(raised_server.playground("ask_question", {"question": first, "metadata": {"next": next_step}}))
+    frame = widget(page)
+    expect(frame.locator(".wm-form")).to_have_attribute("data-state", "ready", timeout=BOUND_MS)
+    frame.locator("#root_name").fill("first")
+    click_in_widget(page, frame.locator("button[type=submit]"))
+
+    expect(frame.locator(".wm-form")).to_have_attribute("data-step", "1", timeout=BOUND_MS)
+    expect(frame.locator("#root_chain0_1")).to_be_visible(timeout=BOUND_MS)
+    expect(frame.locator('[data-testid="form-message"]')).to_have_count(0)
