@@ -377,3 +377,42 @@ async def test_a_create_that_keeps_losing_the_race_for_its_quota_is_rate_limited
         assert structured(refused)["type"] == "dgui_error"
     items = store.client.scan(TableName=table, ConsistentRead=True)["Items"]
     assert [i for i in items if i["pk"]["S"].startswith("USER#") and "rival" not in i["sk"]["S"]] == []  # none of ours
+
+
+FOOLS_MATE = ["f3", "e5", "g4", "Qh4#"]
+
+
+@pytest.mark.parametrize("ending", ["resignation", "checkmate"])
+async def test_a_game_that_ends_gives_its_place_back_so_a_new_one_can_start(make_core: Any, ending: str) -> None:
+    core = make_core(quota_live_games=2)
+    home = Caller(core, HOME)  # without identity: the address's allowance, shared by every caller behind it
+    first, _ = [structured(await home("chess_new_game"))["gameId"] for _ in range(2)]
+    assert error_of(await home("chess_new_game"))["code"] == "quota_exceeded"
+
+    if ending == "resignation":
+        over = structured(await home("chess_resign", {"gameId": first}))
+    else:
+        for move in FOOLS_MATE:
+            over = structured(await home("chess_move", {"gameId": first, "move": move}))
+    assert over["status"] == ("resigned" if ending == "resignation" else "checkmate")
+
+    assert not (await home("chess_new_game")).is_error
+    assert error_of(await home("chess_new_game"))["code"] == "quota_exceeded"
+    assert structured(await home("chess_show_game", {"gameId": first}))["status"] == over["status"]  # still kept
+
+
+async def test_an_answered_form_gives_its_place_back_and_a_half_answered_one_does_not(make_core: Any) -> None:
+    core = make_core(quota_live_forms=2)
+    home = Caller(core, HOME)
+    two_steps = {"question": FORM, "metadata": {"next": {"title": "Step 2", "schema": FORM}}}
+    single = structured(await home("ask_question", {"question": FORM}))["formId"]
+    stepped = structured(await home("ask_question", two_steps))["formId"]
+    assert error_of(await home("ask_question", {"question": FORM}))["code"] == "quota_exceeded"
+
+    assert not (await home("submit_form", {"formId": stepped, "data": {"name": "Ada"}})).is_error
+    assert error_of(await home("ask_question", {"question": FORM}))["code"] == "quota_exceeded"  # a step still open
+    assert not (await home("submit_form", {"formId": single, "data": {"name": "Ada"}})).is_error
+
+    assert not (await home("ask_question", {"question": FORM})).is_error
+    assert error_of(await home("ask_question", {"question": FORM}))["code"] == "quota_exceeded"
+    assert structured(await home("get_form_response", {"formId": single}))["type"] == "dgui_response"  # still kept

@@ -397,3 +397,84 @@ def test_a_dynamodb_hit_is_one_conditional_update(dynamodb_client: Any) -> None:
     ((name, params),) = log.calls
     assert name == "UpdateItem"
     assert params["ConditionExpression"] == "attribute_not_exists(#n) OR #n < :limit"
+
+
+def ended(document: Document, now: int = 2_000) -> Document:
+    """The next version of `document`, no longer live (a game that ended, a form answered)."""
+    return document.next({"moves": "resigned"}, now=now, expires_at=now + 30_000, live=False)
+
+
+def test_a_document_that_stops_being_live_gives_its_place_back_in_the_same_write(store: DocumentStore) -> None:
+    a, b = counted("a"), counted("b")
+    store.create("capability:a", a, quota=2)
+    store.create("capability:b", b, quota=2)
+    with pytest.raises(QuotaFull):
+        store.create("capability:c", counted("c"), quota=2)
+
+    done = ended(a)
+    assert done.released_from == "source:203.0.113.9"
+    store.replace("capability:a", done, expected_version=1)
+
+    assert store.get("capability:a", "game", "a") == done
+    assert done.quota_holder is None  # it counts against nobody from now on, whatever happens to it
+    store.create("capability:c", counted("c"), quota=2)
+    with pytest.raises(QuotaFull):
+        store.create("capability:d", counted("d"), quota=2)
+
+
+def test_a_stale_end_is_a_conflict_and_gives_no_place_back(store: DocumentStore) -> None:
+    first = counted("a")
+    store.create("capability:a", first, quota=1)
+    moved = first.next({"moves": "e2e4"}, now=2_000, expires_at=9_000)
+    store.replace("capability:a", moved, expected_version=1)
+
+    with pytest.raises(VersionConflict) as conflict:
+        store.replace("capability:a", ended(first), expected_version=1)
+
+    assert conflict.value.current == moved
+    with pytest.raises(QuotaFull):
+        store.create("capability:b", counted("b"), quota=1)
+
+
+def test_a_document_that_never_ends_stops_counting_by_a_day_after_it_expires(
+    store: DocumentStore, clock: Clock
+) -> None:
+    store.create("capability:a", counted("a", expires_at=5_000), quota=1)
+    clock.now = 5_000 + 86_400
+    store.create("capability:b", counted("b", expires_at=2**40), quota=1)
+
+
+def test_racing_ends_and_creates_keep_the_count_exact(served_store: DocumentStore) -> None:
+    """Two documents end while eight creates race for their places: whichever lands first, the ledger ends up
+    counting exactly the documents that are still live, so filling up afterwards stops at the quota."""
+    quota, holder = 5, "source:203.0.113.9"
+    live = {f"g{n}": counted(f"g{n}", holder, expires_at=2**40) for n in range(quota)}
+    for doc_id, document in live.items():
+        served_store.create(f"capability:{doc_id}", document, quota=quota)
+
+    def end(doc_id: str) -> bool:
+        served_store.replace(f"capability:{doc_id}", ended(live[doc_id]), expected_version=1)
+        return True
+
+    def create(doc_id: str) -> bool:
+        try:
+            served_store.create(f"capability:{doc_id}", counted(doc_id, holder, expires_at=2**40), quota=quota)
+        except QuotaFull:
+            return False
+        return True
+
+    jobs = [(end, "g0"), (end, "g1")] + [(create, f"n{n}") for n in range(8)]
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        outcomes = dict(zip([doc_id for _, doc_id in jobs], pool.map(lambda job: job[0](job[1]), jobs), strict=True))
+    filled = 0
+    while create(f"fill{filled}"):
+        filled += 1
+
+    assert [served_store.get(f"capability:g{n}", "game", f"g{n}") for n in (0, 1)] == [
+        ended(live["g0"]),
+        ended(live["g1"]),
+    ]
+    assert sum(outcomes[f"n{n}"] for n in range(8)) + filled == 2  # exactly the two places given back
+    ids = [*live, *(f"n{n}" for n in range(8)), *(f"fill{n}" for n in range(filled))]
+    stored = [served_store.get(f"capability:{doc_id}", "game", doc_id) for doc_id in ids]
+    assert sum(1 for d in stored if d is not None and d.quota_holder is not None) == quota

@@ -179,13 +179,15 @@ async def test_a_form_answer_whose_save_keeps_failing_leaves_the_form_unanswered
     async with client:
         form_id = structured(await client.call_tool("ask_question", {"question": FORM}, meta=ALICE))["formId"]
         faults.clear()
-        faults.plan("PutItem", THROTTLING.action)
+        # The answer completes the form, so the form and its owner's ledger (its place given back) are written in
+        # one transaction.
+        faults.plan("TransactWriteItems", THROTTLING.action)
         answer = {"formId": form_id, "data": {"name": "Ada"}}
 
         failed = await client.call_tool("submit_form", answer, meta=ALICE)
 
         assert whole(failed) == unavailable("submit_form")
-        assert faults.attempts["PutItem"] == MAX_ATTEMPTS
+        assert faults.attempts["TransactWriteItems"] == MAX_ATTEMPTS
         assert_botocore_backed_off(backoff, THROTTLING)
         faults.clear()
         pending = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
@@ -236,12 +238,13 @@ async def test_a_form_answer_beaten_by_a_different_answer_is_refused_and_the_fir
         form_id = structured(await client.call_tool("ask_question", {"question": FORM}, meta=ALICE))["formId"]
         rival = FormService(FormRepository(DynamoDbDocumentStore(client_for(moto_url), TABLE)))
         faults.clear()
-        faults.plan("PutItem", before(lambda: rival.submit(OWNER, form_id, {"name": "Grace"}, None)), times=1)
+        rivals = before(lambda: rival.submit(OWNER, form_id, {"name": "Grace"}, None))
+        faults.plan("TransactWriteItems", rivals, times=1)  # the answer and the place it gives back, together
 
         refused = await client.call_tool("submit_form", {"formId": form_id, "data": {"name": "Ada"}}, meta=ALICE)
 
         assert (refused.is_error, error_of(refused)["code"]) == (True, "already_answered")
-        assert faults.attempts["PutItem"] == 1
+        assert faults.attempts["TransactWriteItems"] == 1
         stored = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
         assert structured(stored)["data"] == {"name": "Grace"}
 
@@ -265,8 +268,8 @@ async def test_a_new_game_whose_save_answer_was_lost_is_created_once_and_reporte
     [
         # Without expectedPly: only the store can tell the write was its own.
         ("chess_move", {"move": "e4"}, {"GetItem": 1, "PutItem": 2}),
-        # The game ends, so its count against the quota moves to its shorter expiry: the game and the ledger are
-        # read, then written in one transaction.
+        # The game ends, so its place in the quota is given back: the game and the ledger are read, then written in
+        # one transaction.
         ("chess_resign", {}, {"GetItem": 2, "TransactWriteItems": 2}),
     ],
 )
@@ -297,12 +300,12 @@ async def test_a_form_answer_whose_save_answer_was_lost_is_stored_once_and_repor
     async with client:
         form_id = structured(await client.call_tool("ask_question", {"question": FORM}, meta=ALICE))["formId"]
         faults.clear()
-        faults.plan("PutItem", answer_lost, times=1)
+        faults.plan("TransactWriteItems", answer_lost, times=1)  # the answer and the place it gives back, together
 
         answered = await client.call_tool("submit_form", {"formId": form_id, "data": {"name": "Ada"}}, meta=ALICE)
 
         assert (answered.is_error, structured(answered)["data"]) == (False, {"name": "Ada"})
-        assert faults.attempts["PutItem"] == 2
+        assert faults.attempts["TransactWriteItems"] == 2
 
 
 @pytest.mark.parametrize("fault", [THROTTLING, SERVICE_UNAVAILABLE], ids=lambda f: f.name)

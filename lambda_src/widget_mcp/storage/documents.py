@@ -75,16 +75,18 @@ class QuotaFull(StoreError, ValueError):
         self.holder, self.kind, self.limit, self.frees_at = holder, kind, limit, frees_at
 
 
-# How long past its expiry a document stays counted against its holder's quota. A replace that moves the expiry
-# past what the ledger holds re-counts the document (one transaction); the slack makes that at most once per slack
-# period for a document that keeps being used (a game played daily), instead of on every write.
-COUNT_SLACK_SECONDS = 7 * 86_400
+# How long past its expiry a document may stay counted against its holder's quota. A replace that moves the expiry
+# past what the ledger holds re-counts the document (one transaction); the slack makes that at most once a day for a
+# document that keeps being used (a game played daily), instead of on every write. A document that stops being live
+# (a game that ended, a form answered) gives its place back at once, in the write that ends it.
+COUNT_SLACK_SECONDS = 86_400
 
 
 @dataclass(frozen=True, slots=True)
 class Document:
     """`quota_holder`: whose quota the document counts against (None: it counts against none), until
-    `counted_until`. `recount` (not stored) marks a replacement whose count must move with it."""
+    `counted_until`. Not stored: `recount` marks a replacement whose count must move with it; `released_from`, a
+    replacement that is no longer live, whose place in that holder's quota is given back in the same write."""
 
     kind: str
     doc_id: str
@@ -96,12 +98,27 @@ class Document:
     quota_holder: str | None = None
     counted_until: int = 0
     recount: bool = field(default=False, compare=False)
+    released_from: str | None = field(default=None, compare=False)
 
     def counted_for(self, holder: str) -> Document:
         """This (new) document, counted against `holder`'s quota until a slack past its expiry."""
         return replace(self, quota_holder=holder, counted_until=self.expires_at + COUNT_SLACK_SECONDS)
 
-    def next(self, body: dict[str, Any], *, now: int, expires_at: int) -> Document:
+    def next(self, body: dict[str, Any], *, now: int, expires_at: int, live: bool = True) -> Document:
+        """The next version. `live` False: the document has stopped being live (a game ended, a form answered), so
+        it stops counting against its holder's quota with this write, and counts against none from then on."""
+        if not live and self.quota_holder is not None:
+            return replace(
+                self,
+                body=body,
+                version=self.version + 1,
+                updated_at=now,
+                expires_at=expires_at,
+                quota_holder=None,
+                counted_until=0,
+                recount=False,
+                released_from=self.quota_holder,
+            )
         counted_until, recount = self.counted_until, False
         if self.quota_holder is not None and not (counted_until - COUNT_SLACK_SECONDS <= expires_at <= counted_until):
             # Kept longer than counted (or finished early): the count follows the new expiry.
@@ -114,6 +131,7 @@ class Document:
             expires_at=expires_at,
             counted_until=counted_until,
             recount=recount,
+            released_from=None,
         )
 
 
@@ -134,7 +152,9 @@ class DocumentStore(Protocol):
 
     def replace(self, owner: str, doc: Document, expected_version: int) -> None:
         """Write `doc` only if the stored version is still `expected_version`; else VersionConflict. A `recount`
-        moves the document's count in its holder's ledger in the same transaction."""
+        moves the document's count in its holder's ledger in the same transaction, and a document `released_from` a
+        holder leaves that holder's ledger in the same transaction (both conditional: the place is given back if
+        and only if the document's write lands)."""
         ...
 
     def newest(self, owner: str, kind: str, limit: int) -> list[Document]:

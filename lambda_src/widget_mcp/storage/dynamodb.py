@@ -2,8 +2,9 @@
 
 A document counted against a quota is created with a read of its holder's ledger and one TransactWriteItems (the
 document and the ledger, both conditional); a replace that moves its count does the same, at most once per
-COUNT_SLACK_SECONDS of use. A transaction that loses the race for the ledger reads it again after a jittered
-backoff (ledger.py), and past the last attempt fails with StoreBusy. A rate counter is one conditional UpdateItem.
+COUNT_SLACK_SECONDS of use, and so does a replace that ends the document's life (its place leaves the ledger). A
+transaction that loses the race for the ledger reads it again after a jittered backoff (ledger.py), and past the
+last attempt fails with StoreBusy. A rate counter is one conditional UpdateItem.
 
 Every call asks for its consumed capacity and reports it to `on_capacity` (metrics, and tests that count calls).
 Throttling, 5xx answers and timeouts are retried by botocore's standard retry mode (bounded attempts, jittered
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
 _CONFLICT = "ConditionalCheckFailedException"
 _CANCELLED = "TransactionCanceledException"
 CapacityListener = Callable[[str, float], None]
+LedgerUpdate = Callable[[Ledger, int], Ledger]
 
 # A failing storage call gives up in at most 3 x (1 s + 2 s) plus botocore's backoff (at most 1 s + 2 s when
 # throttled), about 12 s: inside the function's 20 s timeout, so the caller gets a retryable error, not a 5xx.
@@ -140,7 +142,9 @@ class DynamoDbDocumentStore:
     def create(self, owner: str, doc: Document, *, quota: int | None = None) -> None:
         item = self._item_within_budget(owner, doc)
         if doc.quota_holder is not None and quota is not None:
-            self._write_counted(item, doc, lambda ledger, now: ledger.admit(doc.doc_id, doc.counted_until, quota, now))
+            self._write_counted(
+                item, doc, doc.quota_holder, lambda ledger, now: ledger.admit(doc.doc_id, doc.counted_until, quota, now)
+            )
             return
         self._put(
             item,
@@ -153,10 +157,20 @@ class DynamoDbDocumentStore:
 
     def replace(self, owner: str, doc: Document, expected_version: int) -> None:
         item = self._item_within_budget(owner, doc)
+        if doc.released_from is not None:
+            self._write_counted(
+                item,
+                doc,
+                doc.released_from,
+                lambda ledger, now: ledger.release(doc.doc_id, now),
+                expected_version=expected_version,
+            )
+            return
         if doc.recount and doc.quota_holder is not None:
             self._write_counted(
                 item,
                 doc,
+                doc.quota_holder,
                 lambda ledger, now: ledger.recount(doc.doc_id, doc.counted_until, now),
                 expected_version=expected_version,
             )
@@ -217,12 +231,12 @@ class DynamoDbDocumentStore:
         self,
         item: dict[str, Any],
         doc: Document,
-        update: Callable[[Ledger, int], Ledger],
+        holder: str,
+        update: LedgerUpdate,
         expected_version: int | None = None,
     ) -> None:
-        """Write the document and its holder's updated ledger in one transaction, each conditional (the document
-        new or at its version, the ledger at the version read); re-read the ledger if another write moved it."""
-        assert doc.quota_holder is not None
+        """Write the document and `holder`'s updated ledger in one transaction, each conditional (the document new
+        or at its version, the ledger at the version read); re-read the ledger if another write moved it."""
         if expected_version is None:
             doc_condition: dict[str, Any] = {
                 "ConditionExpression": "attribute_not_exists(#pk)",
@@ -233,7 +247,7 @@ class DynamoDbDocumentStore:
         for attempt in range(LEDGER_ATTEMPTS):
             if attempt:
                 self._sleep(ledger_backoff(attempt))
-            ledger = self._ledger(doc.quota_holder, doc.kind)
+            ledger = self._ledger(holder, doc.kind)
             updated = update(ledger, int(self._clock()))
             ledger_condition: dict[str, Any] = (
                 {"ConditionExpression": "attribute_not_exists(#pk)", "ExpressionAttributeNames": {"#pk": PARTITION_KEY}}

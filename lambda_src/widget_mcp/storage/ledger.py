@@ -56,6 +56,11 @@ class Ledger:
         was admitted when it was created."""
         return Ledger(self.holder, self.kind, self.version + 1, {**self._current(now), doc_id: until})
 
+    def release(self, doc_id: str, now: int) -> Ledger:
+        """The ledger without `doc_id`: the document stopped being live, and its place is free again."""
+        live = {other: until for other, until in self._current(now).items() if other != doc_id}
+        return Ledger(self.holder, self.kind, self.version + 1, live)
+
     @property
     def expires_at(self) -> int:
         """When the ledger itself may go: once nothing in it counts any more."""

@@ -54,7 +54,11 @@ class InMemoryDocumentStore:
             current = self._items.get(key)
             if current is None or current.version != expected_version:
                 raise VersionConflict(doc.kind, doc.doc_id, expected_version, copy.deepcopy(current))
-            if doc.recount and doc.quota_holder is not None:
+            if doc.released_from is not None:
+                ledger_key = (doc.released_from, doc.kind)
+                ledger = self._ledgers.get(ledger_key, Ledger(doc.released_from, doc.kind))
+                self._ledgers[ledger_key] = ledger.release(doc.doc_id, int(self._clock()))
+            elif doc.recount and doc.quota_holder is not None:
                 ledger_key = (doc.quota_holder, doc.kind)
                 ledger = self._ledgers.get(ledger_key, Ledger(doc.quota_holder, doc.kind))
                 self._ledgers[ledger_key] = ledger.recount(doc.doc_id, doc.counted_until, int(self._clock()))

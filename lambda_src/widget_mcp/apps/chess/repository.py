@@ -64,7 +64,8 @@ class GameRepository:
 
     An identified owner's games share its partition and have time-ordered ids (for listing); a game made
     without identity gets a capability id and a partition of its own. With a `quota`, each new game counts
-    against its owner's (a caller without identity: its source address's) live games: QuotaFull past it.
+    against its owner's (a caller without identity: its source address's) live games: QuotaFull past it. A game
+    stops counting when it ends (checkmate, stalemate, a draw, resignation), or at the latest when it expires.
     """
 
     def __init__(
@@ -110,7 +111,10 @@ class GameRepository:
     def save(self, owner: StateOwner, stored: StoredGame, game: Game, analysis: dict[str, Any] | None) -> StoredGame:
         """Replace the game read as `stored`; raises VersionConflict (with the current document) if it changed."""
         now = int(self._clock())
-        doc = stored.document.next(_body(game, analysis), now=now, expires_at=self._retention.expires_at(game, now))
+        # A game that has ended is no longer live: its place in its owner's quota is given back in this write.
+        doc = stored.document.next(
+            _body(game, analysis), now=now, expires_at=self._retention.expires_at(game, now), live=not game.is_over
+        )
         self._store.replace(owner.partition(doc.doc_id), doc, expected_version=stored.version)
         return StoredGame(game, doc.version, analysis, doc)
 

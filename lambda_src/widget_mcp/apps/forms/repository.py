@@ -22,7 +22,8 @@ class StoredForm:
 
 class FormRepository:
     """With a `quota`, each new form counts against its owner's (a caller without identity: its source address's)
-    live forms: QuotaFull past it."""
+    live forms: QuotaFull past it. A form stops counting once its last step is answered, or at the latest when it
+    expires."""
 
     def __init__(
         self,
@@ -53,5 +54,6 @@ class FormRepository:
     def save(self, owner: StateOwner, stored: StoredForm, session: FormSession) -> None:
         """Raises VersionConflict if another submit landed first."""
         now = int(self._clock())
-        doc = stored.document.next(session.to_record(), now=now, expires_at=now + self._ttl)
+        # An answered form is no longer live: its place in its owner's quota is given back in this write.
+        doc = stored.document.next(session.to_record(), now=now, expires_at=now + self._ttl, live=not session.complete)
         self._store.replace(owner.partition(doc.doc_id), doc, expected_version=stored.document.version)
