@@ -387,7 +387,9 @@ async def test_a_game_that_ends_gives_its_place_back_so_a_new_one_can_start(make
     core = make_core(quota_live_games=2)
     home = Caller(core, HOME)  # without identity: the address's allowance, shared by every caller behind it
     first, _ = [structured(await home("chess_new_game"))["gameId"] for _ in range(2)]
-    assert error_of(await home("chess_new_game"))["code"] == "quota_exceeded"
+    full = error_of(await home("chess_new_game"))
+    assert full["code"] == "quota_exceeded"
+    assert "Finishing or resigning one of them frees its place at once" in full["message"]
 
     if ending == "resignation":
         over = structured(await home("chess_resign", {"gameId": first}))
@@ -407,7 +409,9 @@ async def test_an_answered_form_gives_its_place_back_and_a_half_answered_one_doe
     two_steps = {"question": FORM, "metadata": {"next": {"title": "Step 2", "schema": FORM}}}
     single = structured(await home("ask_question", {"question": FORM}))["formId"]
     stepped = structured(await home("ask_question", two_steps))["formId"]
-    assert error_of(await home("ask_question", {"question": FORM}))["code"] == "quota_exceeded"
+    full = error_of(await home("ask_question", {"question": FORM}))
+    assert full["code"] == "quota_exceeded"
+    assert "Answering one of them frees its place at once" in full["message"]
 
     assert not (await home("submit_form", {"formId": stepped, "data": {"name": "Ada"}})).is_error
     assert error_of(await home("ask_question", {"question": FORM}))["code"] == "quota_exceeded"  # a step still open

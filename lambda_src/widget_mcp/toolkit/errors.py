@@ -101,15 +101,17 @@ class TooLarge(ToolError):
 
 class QuotaExceeded(ToolError):
     """The caller already keeps as many live games or forms as one principal may (QUOTA_LIVE_*); nothing was
-    written. `frees_at` (epoch seconds) is when the oldest stops counting."""
+    written. `frees_at` (epoch seconds) is when the oldest stops counting; `ending`, if given, says how the caller
+    frees a place sooner (e.g. "Answering one of them")."""
 
     code = "quota_exceeded"
 
-    def __init__(self, what: str, limit: int, frees_at: int) -> None:
+    def __init__(self, what: str, limit: int, frees_at: int, ending: str | None = None) -> None:
         when = datetime.fromtimestamp(frees_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
+        sooner = f"{ending} frees its place at once; otherwise the" if ending else "The"
         super().__init__(
             f"You already keep {limit} {what}, the most one user may keep at once (callers without sign-in count "
-            f"per network address). The oldest expires by {when}; until then, continue an existing one.",
+            f"per network address). {sooner} oldest expires by {when}; until then, continue an existing one.",
             details={"limit": limit, "freesAt": frees_at},
         )
 

@@ -68,7 +68,7 @@ def _chess_errors() -> Iterator[None]:
     except ItemOverBudget as exc:
         raise TooLarge("game", exc.size, exc.budget, "Start a new game to keep playing.") from exc
     except QuotaFull as exc:
-        raise QuotaExceeded("live games", exc.limit, exc.frees_at) from exc
+        raise QuotaExceeded("live games", exc.limit, exc.frees_at, "Finishing or resigning one of them") from exc
 
 
 def _game_result(view: GameView, narration: str) -> ToolResult:

@@ -78,7 +78,7 @@ def _dgui_errors() -> Iterator[None]:
             TooLarge("form", exc.size, exc.budget, "Ask with a smaller schema, fewer steps or shorter answers.")
         ) from exc
     except QuotaFull as exc:
-        raise _as_dgui(QuotaExceeded("open forms", exc.limit, exc.frees_at)) from exc
+        raise _as_dgui(QuotaExceeded("open forms", exc.limit, exc.frees_at, "Answering one of them")) from exc
     except RateLimited as exc:
         raise _as_dgui(exc) from exc
     except StoreBusy as exc:
