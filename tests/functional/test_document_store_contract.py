@@ -478,3 +478,24 @@ def test_racing_ends_and_creates_keep_the_count_exact(served_store: DocumentStor
     ids = [*live, *(f"n{n}" for n in range(8)), *(f"fill{n}" for n in range(filled))]
     stored = [served_store.get(f"capability:{doc_id}", "game", doc_id) for doc_id in ids]
     assert sum(1 for d in stored if d is not None and d.quota_holder is not None) == quota
+
+
+def test_a_dynamodb_end_that_keeps_losing_the_ledger_race_is_busy_and_leaves_the_document_live() -> None:
+    table = fresh_table()
+    with moto_dynamodb(table) as url:
+        store = DynamoDbDocumentStore(client_for(url), table, sleep=lambda _: None)
+        rival = DynamoDbDocumentStore(client_for(url), table)
+        first = counted("a", expires_at=2**40)
+        store.create("capability:a", first, quota=100)
+        rivals = iter(range(LEDGER_ATTEMPTS))
+
+        def rival_lands() -> None:
+            n = next(rivals)
+            rival.create(f"capability:r{n}", counted(f"r{n}", expires_at=2**40), quota=100)
+
+        FaultInjector(store.client).plan("TransactWriteItems", before(rival_lands))
+
+        with pytest.raises(StoreBusy):
+            store.replace("capability:a", ended(first), expected_version=1)
+
+        assert store.get("capability:a", "game", "a") == first  # not ended, still counted: retrying is safe

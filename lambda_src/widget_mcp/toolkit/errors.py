@@ -143,7 +143,7 @@ class TooManyAtOnce(ToolError):
     def __init__(self, retry_after: int) -> None:
         super().__init__(
             "Nothing was saved: too many calls from one user (callers without sign-in count per network address) "
-            f"were creating games, forms or tasks at the same moment. Try again in {retry_after} s.",
+            f"were starting or ending games, forms or tasks at the same moment. Try again in {retry_after} s.",
             details={"retryAfter": retry_after},
         )
         self.retry_after = retry_after
