@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from servers import serve
 from storage_faults import FaultInjector, before
 from tool_results import error_of, structured
 from widget_mcp.settings import Settings
-from widget_mcp.storage.documents import Document, DocumentStore
+from widget_mcp.storage.documents import ENDED_COUNT_SECONDS, Document, DocumentStore
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.storage.table import create_state_table
@@ -52,23 +53,39 @@ def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
         yield "dynamodb", client
 
 
-def store_on(backend: tuple[str, Any], max_item_bytes: int) -> DocumentStore:
-    kind, client = backend
-    if kind == "memory":
-        return InMemoryDocumentStore(max_item_bytes=max_item_bytes)
-    return DynamoDbDocumentStore(client, TABLE, max_item_bytes=max_item_bytes)
+class Later:
+    """The stores' clock: the time now, moved on by the tests (quota places free with it)."""
+
+    def __init__(self) -> None:
+        self.ahead = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.ahead
 
 
 @pytest.fixture
-def make_core(monkeypatch: pytest.MonkeyPatch, backend: tuple[str, Any]) -> Any:
-    """A core whose limits are the defaults, but for the settings given."""
+def later() -> Later:
+    return Later()
+
+
+def store_on(backend: tuple[str, Any], max_item_bytes: int, clock: Later | None = None) -> DocumentStore:
+    kind, client = backend
+    clock = clock or Later()
+    if kind == "memory":
+        return InMemoryDocumentStore(max_item_bytes=max_item_bytes, clock=clock)
+    return DynamoDbDocumentStore(client, TABLE, max_item_bytes=max_item_bytes, clock=clock)
+
+
+@pytest.fixture
+def make_core(monkeypatch: pytest.MonkeyPatch, backend: tuple[str, Any], later: Later) -> Any:
+    """A core whose limits are the defaults, but for the settings given; its store's clock is `later`."""
     monkeypatch.setenv("POWERTOOLS_METRICS_DISABLED", "true")
     for name in ("RATE_LIMIT_CALLS", "QUOTA_LIVE_GAMES", "QUOTA_LIVE_FORMS"):  # the suite's shared-server values
         monkeypatch.delenv(name, raising=False)
 
     def make(**limits: Any) -> Core:
         settings = Settings(allowed_hosts=(HOST, "127.0.0.1:*"), **limits)
-        return build_core(settings, store=store_on(backend, settings.max_item_bytes))
+        return build_core(settings, store=store_on(backend, settings.max_item_bytes, later))
 
     return make
 
@@ -383,13 +400,13 @@ FOOLS_MATE = ["f3", "e5", "g4", "Qh4#"]
 
 
 @pytest.mark.parametrize("ending", ["resignation", "checkmate"])
-async def test_a_game_that_ends_gives_its_place_back_so_a_new_one_can_start(make_core: Any, ending: str) -> None:
+async def test_a_game_that_ends_gives_its_place_back_an_hour_later(make_core: Any, later: Later, ending: str) -> None:
     core = make_core(quota_live_games=2)
     home = Caller(core, HOME)  # without identity: the address's allowance, shared by every caller behind it
     first, _ = [structured(await home("chess_new_game"))["gameId"] for _ in range(2)]
     full = error_of(await home("chess_new_game"))
     assert full["code"] == "quota_exceeded"
-    assert "Finishing or resigning one of them frees its place at once" in full["message"]
+    assert "Finishing or resigning one of them frees its place an hour later" in full["message"]
 
     if ending == "resignation":
         over = structured(await home("chess_resign", {"gameId": first}))
@@ -398,12 +415,16 @@ async def test_a_game_that_ends_gives_its_place_back_so_a_new_one_can_start(make
             over = structured(await home("chess_move", {"gameId": first, "move": move}))
     assert over["status"] == ("resigned" if ending == "resignation" else "checkmate")
 
+    assert error_of(await home("chess_new_game"))["code"] == "quota_exceeded"  # held for the hour
+    later.ahead += ENDED_COUNT_SECONDS
     assert not (await home("chess_new_game")).is_error
     assert error_of(await home("chess_new_game"))["code"] == "quota_exceeded"
     assert structured(await home("chess_show_game", {"gameId": first}))["status"] == over["status"]  # still kept
 
 
-async def test_an_answered_form_gives_its_place_back_and_a_half_answered_one_does_not(make_core: Any) -> None:
+async def test_an_answered_form_gives_its_place_back_an_hour_later_and_a_half_answered_one_does_not(
+    make_core: Any, later: Later
+) -> None:
     core = make_core(quota_live_forms=2)
     home = Caller(core, HOME)
     two_steps = {"question": FORM, "metadata": {"next": {"title": "Step 2", "schema": FORM}}}
@@ -411,12 +432,14 @@ async def test_an_answered_form_gives_its_place_back_and_a_half_answered_one_doe
     stepped = structured(await home("ask_question", two_steps))["formId"]
     full = error_of(await home("ask_question", {"question": FORM}))
     assert full["code"] == "quota_exceeded"
-    assert "Answering one of them frees its place at once" in full["message"]
+    assert "Answering one of them frees its place an hour later" in full["message"]
 
     assert not (await home("submit_form", {"formId": stepped, "data": {"name": "Ada"}})).is_error
     assert error_of(await home("ask_question", {"question": FORM}))["code"] == "quota_exceeded"  # a step still open
     assert not (await home("submit_form", {"formId": single, "data": {"name": "Ada"}})).is_error
 
+    assert error_of(await home("ask_question", {"question": FORM}))["code"] == "quota_exceeded"  # held for the hour
+    later.ahead += ENDED_COUNT_SECONDS
     assert not (await home("ask_question", {"question": FORM})).is_error
     assert error_of(await home("ask_question", {"question": FORM}))["code"] == "quota_exceeded"
     assert structured(await home("get_form_response", {"formId": single}))["type"] == "dgui_response"  # still kept

@@ -19,6 +19,7 @@ from moto import mock_aws
 from storage_faults import FaultInjector, before
 from widget_mcp.storage.documents import (
     COUNT_SLACK_SECONDS,
+    ENDED_COUNT_SECONDS,
     AlreadyExists,
     Document,
     DocumentStore,
@@ -270,15 +271,15 @@ def test_a_bounded_counter_counts_up_to_its_limit_per_window(store: DocumentStor
 
 
 @pytest.fixture(params=["memory", "dynamodb"])
-def served_store(request: pytest.FixtureRequest) -> Iterator[DocumentStore]:
+def served_store(request: pytest.FixtureRequest, clock: Clock) -> Iterator[DocumentStore]:
     """A store that real threads may race on: the fake, or the DynamoDB adapter on a moto server on loopback (which
     applies each request alone, as DynamoDB applies each conditional write atomically)."""
     if request.param == "memory":
-        yield InMemoryDocumentStore()
+        yield InMemoryDocumentStore(clock=clock)
         return
     table = fresh_table()
     with moto_dynamodb(table) as url:
-        yield DynamoDbDocumentStore(client_for(url), table)
+        yield DynamoDbDocumentStore(client_for(url), table, clock=clock)
 
 
 def fresh_table() -> str:
@@ -404,7 +405,9 @@ def ended(document: Document, now: int = 2_000) -> Document:
     return document.next({"moves": "resigned"}, now=now, expires_at=now + 30_000, live=False)
 
 
-def test_a_document_that_stops_being_live_gives_its_place_back_in_the_same_write(store: DocumentStore) -> None:
+def test_a_document_that_stops_being_live_gives_its_place_back_an_hour_after_the_write_that_ends_it(
+    store: DocumentStore, clock: Clock
+) -> None:
     a, b = counted("a"), counted("b")
     store.create("capability:a", a, quota=2)
     store.create("capability:b", b, quota=2)
@@ -417,6 +420,10 @@ def test_a_document_that_stops_being_live_gives_its_place_back_in_the_same_write
 
     assert store.get("capability:a", "game", "a") == done
     assert done.quota_holder is None  # it counts against nobody from now on, whatever happens to it
+    with pytest.raises(QuotaFull) as held:  # held an hour, so ended state kept for days stays bounded by the quota
+        store.create("capability:c", counted("c"), quota=2)
+    assert held.value.frees_at == int(clock.now) + ENDED_COUNT_SECONDS
+    clock.now += ENDED_COUNT_SECONDS
     store.create("capability:c", counted("c"), quota=2)
     with pytest.raises(QuotaFull):
         store.create("capability:d", counted("d"), quota=2)
@@ -444,9 +451,9 @@ def test_a_document_that_never_ends_stops_counting_by_a_day_after_it_expires(
     store.create("capability:b", counted("b", expires_at=2**40), quota=1)
 
 
-def test_racing_ends_and_creates_keep_the_count_exact(served_store: DocumentStore) -> None:
-    """Two documents end while eight creates race for their places: whichever lands first, the ledger ends up
-    counting exactly the documents that are still live, so filling up afterwards stops at the quota."""
+def test_racing_ends_and_creates_keep_the_count_exact(served_store: DocumentStore, clock: Clock) -> None:
+    """Two documents end while eight creates race for the ledger: the ends hold their places for the hour, so every
+    create is refused, and once the hour is over exactly the two places are free: filling up stops at the quota."""
     quota, holder = 5, "source:203.0.113.9"
     live = {f"g{n}": counted(f"g{n}", holder, expires_at=2**40) for n in range(quota)}
     for doc_id, document in live.items():
@@ -466,6 +473,8 @@ def test_racing_ends_and_creates_keep_the_count_exact(served_store: DocumentStor
     jobs = [(end, "g0"), (end, "g1")] + [(create, f"n{n}") for n in range(8)]
     with ThreadPoolExecutor(max_workers=10) as pool:
         outcomes = dict(zip([doc_id for _, doc_id in jobs], pool.map(lambda job: job[0](job[1]), jobs), strict=True))
+    assert not any(outcomes[f"n{n}"] for n in range(8))
+    clock.now += ENDED_COUNT_SECONDS
     filled = 0
     while create(f"fill{filled}"):
         filled += 1
@@ -474,7 +483,7 @@ def test_racing_ends_and_creates_keep_the_count_exact(served_store: DocumentStor
         ended(live["g0"]),
         ended(live["g1"]),
     ]
-    assert sum(outcomes[f"n{n}"] for n in range(8)) + filled == 2  # exactly the two places given back
+    assert filled == 2  # exactly the two places given back
     ids = [*live, *(f"n{n}" for n in range(8)), *(f"fill{n}" for n in range(filled))]
     stored = [served_store.get(f"capability:{doc_id}", "game", doc_id) for doc_id in ids]
     assert sum(1 for d in stored if d is not None and d.quota_holder is not None) == quota

@@ -77,16 +77,21 @@ class QuotaFull(StoreError, ValueError):
 
 # How long past its expiry a document may stay counted against its holder's quota. A replace that moves the expiry
 # past what the ledger holds re-counts the document (one transaction); the slack makes that at most once a day for a
-# document that keeps being used (a game played daily), instead of on every write. A document that stops being live
-# (a game that ended, a form answered) gives its place back at once, in the write that ends it.
+# document that keeps being used (a game played daily), instead of on every write.
 COUNT_SLACK_SECONDS = 86_400
+# A document that stops being live (a game that ended, a form answered) stays counted this long after the write that
+# ends it, then its place is free. Not at once: ended state is kept (and readable) for days, so a place freed at once
+# would let one caller keep as much as its request rate allows (a form asked and answered every second, 64 KiB each,
+# ~40 GB a week); held an hour, a caller keeps at most its quota's worth of documents an hour.
+ENDED_COUNT_SECONDS = 3_600
 
 
 @dataclass(frozen=True, slots=True)
 class Document:
     """`quota_holder`: whose quota the document counts against (None: it counts against none), until
     `counted_until`. Not stored: `recount` marks a replacement whose count must move with it; `released_from`, a
-    replacement that is no longer live, whose place in that holder's quota is given back in the same write."""
+    replacement that is no longer live, whose place in that holder's quota frees an hour later (set in the same
+    write)."""
 
     kind: str
     doc_id: str
@@ -106,7 +111,7 @@ class Document:
 
     def next(self, body: dict[str, Any], *, now: int, expires_at: int, live: bool = True) -> Document:
         """The next version. `live` False: the document has stopped being live (a game ended, a form answered), so
-        it stops counting against its holder's quota with this write, and counts against none from then on."""
+        its place in its holder's quota frees an hour after this write, and it counts against none from then on."""
         if not live and self.quota_holder is not None:
             return replace(
                 self,
@@ -153,8 +158,8 @@ class DocumentStore(Protocol):
     def replace(self, owner: str, doc: Document, expected_version: int) -> None:
         """Write `doc` only if the stored version is still `expected_version`; else VersionConflict. A `recount`
         moves the document's count in its holder's ledger in the same transaction, and a document `released_from` a
-        holder leaves that holder's ledger in the same transaction (both conditional: the place is given back if
-        and only if the document's write lands)."""
+        holder has its entry in that holder's ledger cut to an hour in the same transaction (both conditional: the
+        place is given back if and only if the document's write lands)."""
         ...
 
     def newest(self, owner: str, kind: str, limit: int) -> list[Document]:

@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from widget_mcp.storage.documents import QuotaFull
+from widget_mcp.storage.documents import ENDED_COUNT_SECONDS, QuotaFull
 
 # A create that loses the race for the ledger (another write for the same holder landed since it was read) reads
 # it again after a jittered, exponentially growing pause, so a burst of creates from one holder (every user behind
@@ -57,8 +57,11 @@ class Ledger:
         return Ledger(self.holder, self.kind, self.version + 1, {**self._current(now), doc_id: until})
 
     def release(self, doc_id: str, now: int) -> Ledger:
-        """The ledger without `doc_id`: the document stopped being live, and its place is free again."""
-        live = {other: until for other, until in self._current(now).items() if other != doc_id}
+        """The ledger with `doc_id` counted for ENDED_COUNT_SECONDS more at the most: the document stopped being
+        live, and its place is free an hour later (sooner if it was counted for less)."""
+        live = self._current(now)
+        if doc_id in live:
+            live[doc_id] = min(live[doc_id], now + ENDED_COUNT_SECONDS)
         return Ledger(self.holder, self.kind, self.version + 1, live)
 
     @property

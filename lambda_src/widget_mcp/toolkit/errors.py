@@ -108,7 +108,7 @@ class QuotaExceeded(ToolError):
 
     def __init__(self, what: str, limit: int, frees_at: int, ending: str | None = None) -> None:
         when = datetime.fromtimestamp(frees_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
-        sooner = f"{ending} frees its place at once; otherwise the" if ending else "The"
+        sooner = f"{ending} frees its place an hour later; otherwise the" if ending else "The"
         super().__init__(
             f"You already keep {limit} {what}, the most one user may keep at once (callers without sign-in count "
             f"per network address). {sooner} oldest expires by {when}; until then, continue an existing one.",

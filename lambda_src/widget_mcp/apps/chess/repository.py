@@ -111,7 +111,7 @@ class GameRepository:
     def save(self, owner: StateOwner, stored: StoredGame, game: Game, analysis: dict[str, Any] | None) -> StoredGame:
         """Replace the game read as `stored`; raises VersionConflict (with the current document) if it changed."""
         now = int(self._clock())
-        # A game that has ended is no longer live: its place in its owner's quota is given back in this write.
+        # A game that has ended is no longer live: its place in its owner's quota frees an hour after this write.
         doc = stored.document.next(
             _body(game, analysis), now=now, expires_at=self._retention.expires_at(game, now), live=not game.is_over
         )

@@ -54,6 +54,6 @@ class FormRepository:
     def save(self, owner: StateOwner, stored: StoredForm, session: FormSession) -> None:
         """Raises VersionConflict if another submit landed first."""
         now = int(self._clock())
-        # An answered form is no longer live: its place in its owner's quota is given back in this write.
+        # An answered form is no longer live: its place in its owner's quota frees an hour after this write.
         doc = stored.document.next(session.to_record(), now=now, expires_at=now + self._ttl, live=not session.complete)
         self._store.replace(owner.partition(doc.doc_id), doc, expected_version=stored.document.version)
