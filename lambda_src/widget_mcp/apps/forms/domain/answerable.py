@@ -45,7 +45,8 @@ def _target(root: dict[str, Any], ref: object) -> object:
         part = unquote(raw).replace("~1", "/").replace("~0", "~")
         if isinstance(node, dict):
             node = node.get(part)
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+        # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
+        elif isinstance(node, list) and part.isascii() and part.isdigit() and int(part) < len(node):
             node = node[int(part)]
         else:
             return None

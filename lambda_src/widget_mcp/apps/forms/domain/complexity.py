@@ -64,7 +64,8 @@ def _pointer(root: dict[str, Any], fragment: str) -> object:
         part = unquote(raw).replace("~1", "/").replace("~0", "~")
         if isinstance(node, dict) and part in node:
             node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+        # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
+        elif isinstance(node, list) and part.isascii() and part.isdigit() and int(part) < len(node):
             node = node[int(part)]
         else:
             return None
