@@ -184,6 +184,46 @@ def test_a_host_token_secret_that_cannot_be_read_again_keeps_the_value_read_befo
 
 
 @pytest.mark.usefixtures("aws")
+def test_a_replaced_host_token_secret_is_refused_an_hour_past_the_refresh_time_after_rotation_if_unused() -> None:
+    arn = secrets_manager().create_secret(Name="widget-mcp/host-token", SecretString=FIRST)["ARN"]
+    clock = Clock()
+    source = secret_source(None, arn)
+    assert source is not None
+    tokens = HostTokens(source, clock=clock)
+    assert verifies(tokens, FIRST)
+
+    # Rotated right after that read (a leak); this instance verifies no host token for two hours.
+    secrets_manager().put_secret_value(SecretId=arn, SecretString=SECOND)
+    clock.now += 2 * 3600
+    # Its next read sees the change, but the old value's hour counts from when it could first have been seen.
+    assert (verifies(tokens, FIRST), verifies(tokens, SECOND)) == (False, True)
+
+
+@pytest.mark.usefixtures("aws")
+def test_an_unreadable_host_token_secret_keeps_the_value_read_before_an_hour_past_the_refresh_time_then_503() -> None:
+    ssm().put_parameter(Name="/widget-mcp/host-token", Value=FIRST, Type="SecureString")
+    arn = parameter_arn("widget-mcp/host-token")
+    clock = Clock()
+    source = secret_source(None, arn)
+    assert source is not None
+    tokens = HostTokens(source, clock=clock)
+    assert verifies(tokens, FIRST)
+
+    # Deleted (or the role's access removed) to revoke it: kept no longer than a replaced value would verify.
+    ssm().delete_parameter(Name="/widget-mcp/host-token")
+    clock.now += REFRESH_SECONDS + PREVIOUS_GRACE_SECONDS - 1
+    assert verifies(tokens, FIRST)
+    clock.now += 1
+    with pytest.raises(SecretUnavailable):
+        verifies(tokens, FIRST)
+    with pytest.raises(SecretUnavailable):  # each token reads again, as before a first read
+        verifies(tokens, FIRST)
+
+    ssm().put_parameter(Name="/widget-mcp/host-token", Value=SECOND, Type="SecureString")
+    assert (verifies(tokens, SECOND), verifies(tokens, FIRST)) == (True, False)
+
+
+@pytest.mark.usefixtures("aws")
 async def test_an_unreadable_host_token_secret_answers_503_and_is_read_again_for_the_next_token() -> None:
     arn = parameter_arn("widget-mcp/host-token")
     endpoint = endpoint_with(host_token_secret_arn=arn)  # the parameter does not exist yet: built all the same

@@ -11,7 +11,9 @@ Standard library only: the integration signs the same way inside the host's proc
 A secret read from AWS (HOST_TOKEN_SECRET_ARN) is read again every REFRESH_SECONDS, so a rotation reaches warm
 instances without a deploy. When the value read has changed, the one before it still verifies for
 PREVIOUS_GRACE_SECONDS, so the host's copy (Open WebUI's valve) can follow within that time without a token
-refused in between.
+refused in between. Both bounds count from when the change could first have been seen (REFRESH_SECONDS after the
+last read of the old value), so a replaced or unreadable value verifies at most REFRESH_SECONDS +
+PREVIOUS_GRACE_SECONDS after the rotation, however long the instance went without a host token or a good read.
 """
 
 from __future__ import annotations
@@ -94,6 +96,7 @@ class HostTokens:
         self._previous: bytes | None = None
         self._previous_until = 0.0
         self._next_read = 0.0
+        self._read_at = 0.0  # when the value in _current was last read
         self._leeway = leeway_seconds
         self._clock = clock
 
@@ -111,14 +114,17 @@ class HostTokens:
         try:
             value = self._source().encode()
         except ValueError as exc:  # SecretUnavailable: passing, as long as a value read before is at hand
-            if self._current is None:
-                raise
+            kept_until = self._read_at + REFRESH_SECONDS + PREVIOUS_GRACE_SECONDS
+            if self._current is None or now >= kept_until:
+                raise  # kept no longer than a replaced value verifies: a deleted secret revokes within that
             logger.warning("host-token secret not re-read, the value read before is kept: %s", exc)
-            self._next_read = now + RETRY_SECONDS
+            self._next_read = min(now + RETRY_SECONDS, kept_until)
             return
         if self._current is not None and value != self._current:
-            self._previous, self._previous_until = self._current, now + PREVIOUS_GRACE_SECONDS
-        self._current = value
+            # Replaced at any time since the last read: its grace starts from when this could have been seen.
+            seen = min(now, self._read_at + REFRESH_SECONDS)
+            self._previous, self._previous_until = self._current, seen + PREVIOUS_GRACE_SECONDS
+        self._current, self._read_at = value, now
         self._next_read = now + REFRESH_SECONDS
 
     def verify(self, token: str, now: float | None = None) -> HostUser:
