@@ -7,12 +7,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from clocks import mid_window
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
 from playwright.sync_api import Page
 from servers import serve
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
+from widget_mcp.toolkit.limits import CallLimiter, RateLimit
 from widget_mcp.wiring import build_app, build_core
 
 CALL_TWICE = """async (url) => {
@@ -44,6 +46,8 @@ def mcp_url(host_page: str) -> Iterator[str]:
             allowed_hosts=("127.0.0.1:*",), cors_origins=(host_page,), table_name="unused", rate_limit_calls=1
         )
         core = build_core(settings, store=InMemoryDocumentStore())
+    # Both calls in one window of the limit, wherever the wall clock stands.
+    core.runtime.limiter = CallLimiter(core.store, RateLimit(1, settings.rate_limit_window_seconds), mid_window(60))
     with serve(build_app(core)) as base:
         yield f"{base}/mcp"
 

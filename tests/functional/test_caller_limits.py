@@ -16,6 +16,7 @@ from typing import Any
 import boto3
 import httpx
 import pytest
+from clocks import mid_window
 from dynamodb_probe import client_for, moto_dynamodb
 from mcp_types import CallToolResult
 from moto import mock_aws
@@ -27,6 +28,7 @@ from widget_mcp.storage.documents import ENDED_COUNT_SECONDS, Document, Document
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.storage.table import create_state_table
+from widget_mcp.toolkit.limits import CallLimiter, RateLimit
 from widget_mcp.transport.lambda_events import parse_event
 from widget_mcp.wiring import Core, build_app, build_core
 
@@ -85,7 +87,11 @@ def make_core(monkeypatch: pytest.MonkeyPatch, backend: tuple[str, Any], later: 
 
     def make(**limits: Any) -> Core:
         settings = Settings(allowed_hosts=(HOST, "127.0.0.1:*"), **limits)
-        return build_core(settings, store=store_on(backend, settings.max_item_bytes, later))
+        core = build_core(settings, store=store_on(backend, settings.max_item_bytes, later))
+        if core.runtime.limiter is not None:  # its window must not turn in the middle of a test
+            limit = RateLimit(settings.rate_limit_calls, settings.rate_limit_window_seconds)
+            core.runtime.limiter = CallLimiter(core.store, limit, mid_window(limit.window_seconds))
+        return core
 
     return make
 

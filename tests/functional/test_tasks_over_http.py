@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
+from clocks import mid_window
 from dynamodb_probe import client_for, moto_dynamodb
 from library_app import served_with_library
 from servers import serve
@@ -131,7 +132,7 @@ def test_over_http_a_task_waits_for_its_answers_and_completes_after_tasks_update
 def test_over_http_tasks_update_past_the_callers_rate_limit_is_refused_with_a_retry_hint(
     core: Core, base_url: str
 ) -> None:
-    core.runtime.limiter = CallLimiter(core.store, RateLimit(calls=2, window_seconds=60))
+    core.runtime.limiter = CallLimiter(core.store, RateLimit(calls=2, window_seconds=60), mid_window(60))
     # A user of its own: the module's other tests counted calls from this address against the default limit.
     ada = {**WITH_TASKS, "openai/subject": "ada-rate-limited"}
     started = rpc(base_url, "tools/call", {"name": "library_reshelve", "arguments": {"shelf": "poetry"}}, ada)

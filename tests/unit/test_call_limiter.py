@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from clocks import mid_window
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit.call import ToolCall
 from widget_mcp.toolkit.errors import RateLimited
@@ -35,7 +36,7 @@ def test_a_caller_over_its_limit_is_told_the_seconds_left_in_its_window_then_ser
 
 
 def test_a_call_counts_once_however_often_its_handler_asks_for_its_owner() -> None:
-    limiter = CallLimiter(InMemoryDocumentStore(), RateLimit(calls=1, window_seconds=60))
+    limiter = CallLimiter(InMemoryDocumentStore(), RateLimit(calls=1, window_seconds=60), mid_window(60))
     call = ToolCall(tool="chess_move", principal=Principal("openai", "alice"), limiter=limiter)
     call.owner("Games")
     call.owner("Games")
