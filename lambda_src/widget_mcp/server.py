@@ -158,7 +158,7 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
                 info.request_id if info else None,
                 subject=info.subject if info else None,
                 host_subject=info.host_subject if info else None,
-                source=info.source if info else None,
+                source=info.locate_source if info else None,
                 client=caller_client(ctx),
                 input_responses=input_responses(params.input_responses),
                 request_state=params.request_state,

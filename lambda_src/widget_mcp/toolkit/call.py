@@ -36,6 +36,25 @@ LOG_LEVEL_META = "io.modelcontextprotocol/logLevel"
 APPS_EXTENSION = "io.modelcontextprotocol/ui"
 # A notification for the client, sent on the call's response stream: (method, params).
 Notify = Callable[[str, dict[str, Any]], None]
+# Looks up the caller's address the first time something needs it (most calls never do).
+SourceLookup = Callable[[], "str | None"]
+
+
+class _Source:
+    """`ToolCall.source`: given as an address or as a lookup, read as the address (the lookup runs on first read).
+
+    A dataclass field whose default is a descriptor: `ToolCall(source=...)` goes through `__set__`."""
+
+    def __get__(self, call: ToolCall | None, owner: type | None = None) -> str | None:
+        if call is None:
+            return None  # the field's default
+        value: str | SourceLookup | None = call.__dict__["_source"]
+        if callable(value):
+            value = call.__dict__["_source"] = value()
+        return value
+
+    def __set__(self, call: ToolCall, value: str | SourceLookup | None) -> None:
+        call.__dict__["_source"] = value
 
 
 @dataclass(frozen=True)
@@ -140,7 +159,7 @@ class ToolCall(Asking):
     # Sends a notification on this call's response stream, when the client can receive one.
     notify: Notify | None = None
     # The caller's address (transport/client_address.py); None in process, where no network is crossed.
-    source: str | None = None
+    source: _Source = _Source()
     # The per-caller rate limit on calls that use state; None: no limit.
     limiter: CallLimiter | None = None
     # Where a call that goes to the background is launched: set when its tool and client allow a task.
@@ -152,14 +171,15 @@ class ToolCall(Asking):
     @property
     def caller(self) -> str:
         """Who per-caller limits count this call against (ownership.caller_key)."""
-        return caller_key(self.principal, self.source)
+        return caller_key(self.principal, self.source if self.principal.is_anonymous else None)
 
     def owner(self, what: str) -> StateOwner:
         """Whose state this call reaches. `what` names the state ("Games") in the identity_required message.
 
         Asking is what makes a call one that uses state: it counts against the caller's rate limit here, before
         anything is read or written (RateLimited past it)."""
-        owner = state_owner(self.principal, self.anonymous_state, what, self.source)
+        source = self.source if self.principal.is_anonymous else None  # only a caller without identity needs it
+        owner = state_owner(self.principal, self.anonymous_state, what, source)
         if self.limiter is not None and not self._admitted:
             self.limiter.admit(self.caller)
             self._admitted = True

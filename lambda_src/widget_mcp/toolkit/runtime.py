@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from widget_mcp.storage.documents import StoreUnavailable
 from widget_mcp.toolkit.bundles import BundleManifest
-from widget_mcp.toolkit.call import CallerClient, Notify, PromptCall, ToolCall
+from widget_mcp.toolkit.call import CallerClient, Notify, PromptCall, SourceLookup, ToolCall
 from widget_mcp.toolkit.catalog import Catalog
 from widget_mcp.toolkit.errors import DeclarationError, ToolError
 from widget_mcp.toolkit.failures import INTERNAL_ERROR_CODE, InvalidArguments, error_result
@@ -161,7 +161,7 @@ class ToolRuntime:
         request_id: str | None = None,
         subject: str | None = None,
         host_subject: str | None = None,
-        source: str | None = None,
+        source: str | SourceLookup | None = None,
         *,
         client: CallerClient | None = None,
         input_responses: Mapping[str, Any] | None = None,
@@ -174,7 +174,7 @@ class ToolRuntime:
         input the client cannot give).
 
         `source`: the caller's address (transport/client_address.py), which per-caller limits count a caller
-        without identity by.
+        without identity by, or a lookup of it, run only if something needs the address.
 
         `name` must be one of `self.tools`: an unknown tool is a protocol error, the server's to answer.
         `input_responses` and `request_state` are a retried call's answers and the state it was given.

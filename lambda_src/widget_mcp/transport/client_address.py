@@ -28,6 +28,26 @@ def client_address(peer: str | None, headers: Mapping[str, str], trusted_hops: i
     return _normalized(address) or (_normalized(peer) if address != peer else None)
 
 
+class DeferredAddress:
+    """One request's `client_address`, worked out the first time something asks (the rate limit, a quota for a
+    caller without identity) and kept: most calls never ask, and parsing the address costs a few µs."""
+
+    __slots__ = ("_address", "_headers", "_known", "_peer", "_trusted_hops")
+
+    def __init__(self, peer: str | None, headers: Mapping[str, str], trusted_hops: int = 0) -> None:
+        self._peer = peer
+        self._headers = headers
+        self._trusted_hops = trusted_hops
+        self._address: str | None = None
+        self._known = False
+
+    def __call__(self) -> str | None:
+        if not self._known:
+            self._address = client_address(self._peer, self._headers, self._trusted_hops)
+            self._known = True
+        return self._address
+
+
 def _normalized(address: str | None) -> str | None:
     if not address:
         return None

@@ -61,7 +61,7 @@ from widget_mcp.transport.call_events import (
     accepts_event_stream,
     sse_frame,
 )
-from widget_mcp.transport.client_address import client_address
+from widget_mcp.transport.client_address import DeferredAddress
 from widget_mcp.transport.dispatch_context import SingleExchangeContext, envelope_connection
 from widget_mcp.transport.guards import (
     CorsPolicy,
@@ -110,10 +110,15 @@ class RequestInfo:
     subject: str | None = None
     # The user a host vouched for with a valid host token (`<host>/<user id>`), when sign-in is off.
     host_subject: str | None = None
-    # The caller's address as per-source limits count it (client_address.py); None when unknown (in-process).
-    source: str | None = None
+    # Looks up the caller's address as per-source limits count it (client_address.py), once, when first asked.
+    locate_source: Callable[[], str | None] | None = None
     # Where a tools/call's notifications go, when the client accepts an event stream.
     events: CallEvents | None = None
+
+    @property
+    def source(self) -> str | None:
+        """The caller's address; None when unknown (in-process)."""
+        return self.locate_source() if self.locate_source is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -601,7 +606,6 @@ class McpEndpoint:
         self, exchange: _Exchange, subject: str | None, key: Key | None, host_subject: str | None = None
     ) -> HttpReply | Pending:
         connection = envelope_connection(exchange.version, exchange.client_info, exchange.client_capabilities)
-        source = client_address(exchange.peer, exchange.headers, self._proxy_hops)
         dctx = SingleExchangeContext(
             transport=TransportContext(kind="streamable-http", can_send_request=False, headers=exchange.headers),
             request_id=exchange.rid,
@@ -611,7 +615,7 @@ class McpEndpoint:
                     exchange.http_request_id,
                     subject=subject,
                     host_subject=host_subject,
-                    source=source,
+                    locate_source=DeferredAddress(exchange.peer, exchange.headers, self._proxy_hops),
                     events=exchange.events,
                 )
             ),
