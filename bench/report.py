@@ -26,6 +26,7 @@ class Target:
     unit: str
     note: str = ""  # e.g. the absolute figures behind a ratio
     decimals: int | None = None
+    measure: str = ""  # what the figure is, where a run has more than one ("CPU time", "wall clock")
 
     @property
     def met(self) -> bool:
@@ -75,8 +76,9 @@ def verdict(target: Target) -> str:
     )
     limit = f"{target.limit}×" if target.unit == "×" else f"{number(target.limit)} {target.unit}"
     note = f" {target.note}" if target.note else ""
+    what = f"{target.what} ≤ {limit}" + (f", by {target.measure}" if target.measure else "")
     if target.met:
-        return f"{target.what} ≤ {limit}: {shown}, met{note}"
+        return f"{what}: {shown}, met{note}"
     gap = target.measured - target.limit
     by = f"{gap:.2f}×" if target.unit == "×" else f"{number(gap, target.decimals)} {target.unit}"
-    return f"{target.what} ≤ {limit}: {shown}, MISSED by {by}{note}"
+    return f"{what}: {shown}, MISSED by {by}{note}"
