@@ -1,5 +1,5 @@
-"""The READMEs' code blocks (README.md, infra/README.md), each with the marker on the line before it that says how it
-is tested.
+"""The READMEs' code blocks (README.md, infra/README.md, bench/README.md), each with the marker on the line before
+it that says how it is tested.
 
 Markers (HTML comments, invisible on the rendered page):
 - `<!-- tutorial: run -->`, `<!-- tutorial: append PATH -->`: the "Build your own app" steps (readme_tutorial.py);
@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from repo_copy import ROOT
 
 README = ROOT / "README.md"
-# The READMEs whose every block is marked: the user's guide and the deploy guide (its blocks deploy, so are not run).
-MARKED = ("README.md", "infra/README.md")
+# The READMEs whose every block is marked: the user's guide, the deploy guide (its blocks deploy, so are not run)
+# and the benchmarks' (their blocks are a run's output).
+MARKED = ("README.md", "infra/README.md", "bench/README.md")
 DEV_URL = "http://127.0.0.1:8000"
 
 _BLOCK = re.compile(
