@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass
+from typing import Any
 
 from repo_copy import ROOT
 
@@ -83,3 +84,19 @@ def unmarked(found: list[Block], path: str = "README.md") -> list[str]:
 
 def snippets(kind: str) -> list[Block]:
     return [block for block in blocks() if block.kind == kind]
+
+
+def run_python_section(heading: str) -> dict[str, Any]:
+    """The namespace left by the README section under `heading` (e.g. "## Run long work as a task"), its python
+    blocks run in order after the toolkit's imports and a `book = ToolBook()`: the section's examples as a user
+    pastes them into one file."""
+    text = README.read_text()
+    start = text.index(heading)
+    section = text[start : text.index("\n## ", start + 1)]
+    code = re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
+    namespace: dict[str, Any] = {}
+    exec(
+        "from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult\nbook = ToolBook()\n" + "\n".join(code),
+        namespace,
+    )
+    return namespace

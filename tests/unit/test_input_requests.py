@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from typing import Any
 
 import pytest
+from readme_snippets import run_python_section
 from widget_mcp.server import build_runtime
 from widget_mcp.toolkit import (
     CallerClient,
@@ -306,21 +305,9 @@ async def test_a_state_from_a_server_with_another_secret_is_refused() -> None:
         await other.call("book_trip", {"city": "Oslo"}, None, client=MODERN, request_state=first["requestState"])
 
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-SECTION = "## Ask the client mid-call"
-
-
 def readme_book() -> ToolBook:
-    text = README.read_text()
-    section = text[text.index(SECTION) : text.index("\n## ", text.index(SECTION) + 1)]
-    blocks = re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
-    namespace: dict[str, Any] = {}
-    exec(
-        "from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult\nbook = ToolBook()\n" + "\n".join(blocks),
-        namespace,
-    )
-    readme: ToolBook = namespace["book"]
-    return readme
+    book: ToolBook = run_python_section("## Ask the client mid-call")["book"]
+    return book
 
 
 async def test_the_readme_example_asks_then_books_with_the_answer_and_reports_progress() -> None:

@@ -3,28 +3,16 @@
 from __future__ import annotations
 
 import json
-import re
-from pathlib import Path
 from typing import Any
 
+from readme_snippets import run_python_section
 from widget_mcp.toolkit import ToolBook
 from widget_mcp.toolkit.catalog import Catalog
 from widget_mcp.toolkit.principal import ANONYMOUS
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-SECTION = "## Images, audio, resources and prompts"
-
 
 def readme_app() -> dict[str, Any]:
-    text = README.read_text()
-    section = text[text.index(SECTION) : text.index("\n## ", text.index(SECTION) + 1)]
-    blocks = re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
-    namespace: dict[str, Any] = {}
-    exec(
-        "from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult\nbook = ToolBook()\n" + "\n".join(blocks),
-        namespace,
-    )
-    return namespace
+    return run_python_section("## Images, audio, resources and prompts")
 
 
 async def test_the_readme_examples_declare_a_tool_resources_a_template_and_a_prompt_that_work() -> None:

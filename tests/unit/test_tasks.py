@@ -5,14 +5,13 @@ of tests/library_app.py."""
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 from botocore.stub import Stubber
 from library_app import RUNS, book
+from readme_snippets import run_python_section
 from widget_mcp.server import build_runtime, build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import StoreUnavailable
@@ -386,21 +385,9 @@ def test_no_other_event_is_taken_for_a_task_round(event: dict[str, Any]) -> None
     assert task_of(event) is None
 
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-SECTION = "## Run long work as a task"
-
-
 def readme_book() -> ToolBook:
-    text = README.read_text()
-    section = text[text.index(SECTION) : text.index("\n## ", text.index(SECTION) + 1)]
-    blocks = re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
-    namespace: dict[str, Any] = {}
-    exec(
-        "from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult\nbook = ToolBook()\n" + "\n".join(blocks),
-        namespace,
-    )
-    readme: ToolBook = namespace["book"]
-    return readme
+    book: ToolBook = run_python_section("## Run long work as a task")["book"]
+    return book
 
 
 async def test_the_readme_example_runs_as_a_task_for_a_client_declaring_tasks_and_in_the_request_otherwise(
