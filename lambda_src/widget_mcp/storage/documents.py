@@ -112,20 +112,10 @@ class Document:
     def next(self, body: dict[str, Any], *, now: int, expires_at: int, live: bool = True) -> Document:
         """The next version. `live` False: the document has stopped being live (a game ended, a form answered), so
         its place in its holder's quota frees an hour after this write, and it counts against none from then on."""
-        if not live and self.quota_holder is not None:
-            return replace(
-                self,
-                body=body,
-                version=self.version + 1,
-                updated_at=now,
-                expires_at=expires_at,
-                quota_holder=None,
-                counted_until=0,
-                recount=False,
-                released_from=self.quota_holder,
-            )
-        counted_until, recount = self.counted_until, False
-        if self.quota_holder is not None and not (counted_until - COUNT_SLACK_SECONDS <= expires_at <= counted_until):
+        holder, counted_until, recount, released_from = self.quota_holder, self.counted_until, False, None
+        if not live and holder is not None:
+            holder, counted_until, released_from = None, 0, self.quota_holder
+        elif holder is not None and not (counted_until - COUNT_SLACK_SECONDS <= expires_at <= counted_until):
             # Kept longer than counted (or finished early): the count follows the new expiry.
             counted_until, recount = expires_at + COUNT_SLACK_SECONDS, True
         return replace(
@@ -134,9 +124,10 @@ class Document:
             version=self.version + 1,
             updated_at=now,
             expires_at=expires_at,
+            quota_holder=holder,
             counted_until=counted_until,
             recount=recount,
-            released_from=None,
+            released_from=released_from,
         )
 
 
