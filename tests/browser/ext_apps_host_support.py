@@ -158,13 +158,14 @@ class ExtAppsHost:
 
 
 @contextmanager
-def ext_apps_host(table: str) -> Iterator[ExtAppsHost]:
+def ext_apps_host(table: str, settings: dict[str, str] | None = None) -> Iterator[ExtAppsHost]:
+    """The reference host and its sandbox, each on an origin of its own, and `make dev`'s server with `settings`."""
     if not (HOST_DIST / "index.html").is_file() or not (HOST_DIST / "sandbox.html").is_file():
         raise RuntimeError(f"the ext-apps reference host is not built ({HOST_DIST}): run `make test`")
     with ExitStack() as stack:
         host = stack.enter_context(serve(host_app())).replace("127.0.0.1", "localhost")
         sandbox = stack.enter_context(serve(sandbox_app()))
-        server = stack.enter_context(local_server(table, settings={"CORS_ORIGINS": host}))
+        server = stack.enter_context(local_server(table, settings={**(settings or {}), "CORS_ORIGINS": host}))
         yield ExtAppsHost(host_origin=host, sandbox_url=f"{sandbox}/sandbox.html", mcp_url=f"{server.base}/mcp")
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from browser_support import CHATGPT, ROOT, DevServer, click_in_widget, widget
+from ext_apps_host_support import ext_apps_host, open_in_host
 from jsonschema import Draft202012Validator
 from playwright.sync_api import Page, expect
 from widget_mcp.apps.forms.domain.complexity import read_schema
@@ -274,3 +275,14 @@ def test_a_next_step_at_a_raised_step_bound_is_drawn_after_the_first(page: Page,
     expect(frame.locator(".wm-form")).to_have_attribute("data-step", "1", timeout=BOUND_MS)
     expect(frame.locator("#root_chain0_1")).to_be_visible(timeout=BOUND_MS)
     expect(frame.locator('[data-testid="form-message"]')).to_have_count(0)
+
+
+def test_in_the_official_appbridge_host_with_no_identity_the_widget_draws_to_the_raised_bound(page: Page) -> None:
+    """The bound travels in the result's `_meta`, which a host must pass to the view as it is: the reference host
+    of @modelcontextprotocol/ext-apps does, and the form the default bound would leave to the conversation is drawn."""
+    args = {"question": form_at_the_bound(RAISED_STEPS), "title": "Raised bound"}
+    with ext_apps_host("ext-apps-raised-bound", {"FORMS_MAX_VALUE_STEPS": str(RAISED_STEPS)}) as host:
+        view = open_in_host(page, host, "ask_question", args, "legacy")
+        expect(view.locator(".wm-form")).to_have_attribute("data-state", "ready", timeout=BOUND_MS)
+        expect(view.locator("#root_chain0_1")).to_be_visible(timeout=BOUND_MS)
+        expect(view.locator('[data-testid="form-message"]')).to_have_count(0)
