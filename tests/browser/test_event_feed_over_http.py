@@ -2,22 +2,9 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from typing import Any
-
 import httpx
 from browser_support import CHATGPT, DevServer
-
-
-def read_events_until_done(lines: Iterator[str]) -> list[dict[str, Any]]:
-    events: list[dict[str, Any]] = []
-    for line in lines:
-        if line.startswith("data: "):
-            events.append(json.loads(line.removeprefix("data: ")))
-            if events[-1]["type"] == "done":
-                return events
-    raise AssertionError(f"the stream ended before a done event: {events}")
+from event_feed import read_events_until_done
 
 
 def test_a_tool_call_streams_status_tool_start_tool_end_and_done_with_a_short_escaped_preview(

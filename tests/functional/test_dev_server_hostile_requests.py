@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
+from event_feed import read_events_until_done
 from widget_mcp.local.issuer_routes import MAX_BODY_BYTES
 from widget_mcp.local.mcp_tap import UNKNOWN_TOOL
 from widget_mcp.local.process import LocalServer, local_server
@@ -35,13 +36,7 @@ def _events_of_one_call(server: LocalServer, name: str) -> list[dict[str, Any]]:
         lines = stream.iter_lines()
         assert next(lines) == ": connected"
         _call(server, name)
-        events: list[dict[str, Any]] = []
-        for line in lines:
-            if line.startswith("data: "):
-                events.append(json.loads(line.removeprefix("data: ")))
-                if events[-1]["type"] == "done":
-                    return events
-    raise AssertionError(f"the stream ended before a done event: {events}")
+        return read_events_until_done(lines)
 
 
 def test_a_call_to_a_tool_the_server_does_not_serve_is_reported_under_a_placeholder_not_its_name(
