@@ -41,6 +41,7 @@ from widget_mcp.toolkit.tasks import TaskLauncher
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook
 from widget_mcp.toolkit.widgets import APP_MIME_TYPE
 from widget_mcp.transport.endpoint import RequestInfo
+from widget_mcp.transport.resumption import SuspendCall
 from widget_mcp.wire_extras import WireExtras
 
 logger = logging.getLogger(__name__)
@@ -126,9 +127,16 @@ def _catalog_error(exc: CatalogError, protocol_version: str) -> MCPError:
 
 
 def caller_client(ctx: ServerRequestContext[Any]) -> CallerClient:
-    """What the request says about its client: 2026-07-28 requests carry their capabilities every time."""
+    """What the request says about its client: 2026-07-28 requests carry their capabilities every time; a
+    2025-11-25 call whose stream can carry input requests, the ones its session kept (transport/resumption.py)."""
     stateless = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
-    capabilities = (ctx.meta or {}).get(CLIENT_CAPABILITIES_META_KEY) if stateless else None
+    if not stateless:
+        info = ctx.request if isinstance(ctx.request, RequestInfo) else None
+        kept = info.session_capabilities if info is not None else None
+        if kept is not None:
+            return CallerClient(ctx.protocol_version, False, kept, resumable_stream=True)
+        return CallerClient(ctx.protocol_version, False, None)
+    capabilities = (ctx.meta or {}).get(CLIENT_CAPABILITIES_META_KEY)
     return CallerClient(ctx.protocol_version, stateless, capabilities if isinstance(capabilities, dict) else None)
 
 
@@ -150,6 +158,7 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
         if params.name not in runtime.tools:
             raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         info = ctx.request if isinstance(ctx.request, RequestInfo) else None
+        client = caller_client(ctx)
         try:
             result = await runtime.call(
                 params.name,
@@ -159,13 +168,15 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
                 subject=info.subject if info else None,
                 host_subject=info.host_subject if info else None,
                 source=info.locate_source if info else None,
-                client=caller_client(ctx),
+                client=client,
                 input_responses=input_responses(params.input_responses),
                 request_state=params.request_state,
                 notify=info.events.notify if info is not None and info.events is not None else None,
             )
         except ProtocolRefusal as refusal:
             raise MCPError(code=refusal.code, message=refusal.message, data=refusal.data) from None
+        if client.resumable_stream and result.get("resultType") == "input_required":
+            raise SuspendCall(result)  # the endpoint sends the requests on the call's stream
         result.setdefault("resultType", COMPLETE)
         return result
 

@@ -103,6 +103,11 @@ class Settings(BaseModel):
     # SecureString parameter holding it instead, read on first use. Neither: a random key for this process alone.
     request_state_secret: SecretStr | None = None
     request_state_secret_arn: str | None = Field(default=None, pattern=SECRET_ARN_PATTERN)
+    # Let MCP 2025-11-25 clients answer a tool's input requests (README, "Ask the user mid-call"): the call's
+    # event stream ends after its requests, and the client resumes it with GET /mcp and Last-Event-ID once it has
+    # answered (transport/resumption.py). Off: every GET /mcp is answered 405, and those clients get
+    # `input_unsupported`.
+    resumable_streams: bool = False
     # How long a client may take to answer an input request before the call must start over.
     request_state_ttl_seconds: int = Field(default=900, ge=30, le=86_400)
     # Tasks (README, "Run long work as a task"): how long a task and its result are kept after it is created, and

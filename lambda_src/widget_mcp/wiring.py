@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from widget_mcp.auth.setup import SignIn
     from widget_mcp.task_invokers import LambdaInvoker, LocalInvoker
     from widget_mcp.toolkit.task_service import TaskService
+    from widget_mcp.transport.resumption import Streams
 
 
 @dataclass(frozen=True)
@@ -148,9 +149,25 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
             sign_in=sign_in is not None,
         ),
         trusted_proxy_hops=settings.trusted_proxy_hops,
+        streams=streams_for(settings, store, runtime),
     )
     warm_ups = tuple(b.warm_up for b in books if b.warm_up is not None and b.warm_up[0] in runtime.tools)
     return Core(settings, obs, runtime, endpoint, store, sign_in, calls, warm_ups, tasks, task_invoker)
+
+
+def streams_for(settings: Settings, store: DocumentStore, runtime: ToolRuntime) -> Streams | None:
+    """Resumable streams for 2025-11-25 clients' input requests, when RESUMABLE_STREAMS is on; signed with the
+    requestState key."""
+    if not settings.resumable_streams:
+        return None
+    from widget_mcp.transport.resumption import Streams
+
+    return Streams(
+        store,
+        runtime.request_states.sign,
+        ttl_seconds=settings.request_state_ttl_seconds,
+        work_seconds=settings.task_work_seconds,
+    )
 
 
 def task_invoker_for(tasks: TaskService) -> LocalInvoker | LambdaInvoker:

@@ -62,13 +62,21 @@ class CallerClient:
     """What this request says about its client.
 
     `capabilities` is None when the request does not carry them: the 2025-11-25 handshake declares them once, in
-    `initialize`, which a stateless server does not keep. MCP 2026-07-28 requests carry them every time.
+    `initialize`, which a stateless server keeps only in a resumable stream's session (RESUMABLE_STREAMS). MCP
+    2026-07-28 requests carry them every time.
     """
 
     protocol_version: str | None = None
     # Whether the protocol is the stateless 2026-07-28 one, where input requests ride in results.
     stateless_protocol: bool = False
     capabilities: Mapping[str, Any] | None = None
+    # A 2025-11-25 call whose event stream can carry input requests and be resumed for their answers.
+    resumable_stream: bool = False
+
+    @property
+    def takes_input_requests(self) -> bool:
+        """Whether input requests (`ask`) can reach this client at all, capabilities aside."""
+        return self.stateless_protocol or self.resumable_stream
 
     def declares(self, capability: str) -> bool:
         return self.capabilities is not None and isinstance(self.capabilities.get(capability), Mapping)
@@ -99,8 +107,9 @@ class Asking:
         return InputUnsupported(request.method)
 
     def can_ask(self, request: InputRequest) -> bool:
-        """Whether `ask(request)` can reach the client: it speaks MCP 2026-07-28 and declared the capability."""
-        return self.client.stateless_protocol and self.client.declares(request.capability)
+        """Whether `ask(request)` can reach the client: it speaks MCP 2026-07-28 (or 2025-11-25 on a resumable
+        stream) and declared the capability."""
+        return self.client.takes_input_requests and self.client.declares(request.capability)
 
     @overload
     def ask(self, request: Elicitation, *, key: str | None = None) -> Elicited: ...
@@ -128,7 +137,7 @@ class Asking:
         answers: dict[str, Answer] = {}
         missing: dict[str, InputRequest] = {}
         for key, request in requests.items():
-            if not self.client.stateless_protocol:
+            if not self.client.takes_input_requests:
                 raise self._unsupported(request)
             if not self.client.declares(request.capability):
                 raise MissingClientCapability(request.capability, request.method)

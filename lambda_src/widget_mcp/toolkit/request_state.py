@@ -67,6 +67,13 @@ class RequestStates:
             self._key = self._key_source()
         return hmac.new(self._key, _LABEL + body.encode(), hashlib.sha256).digest()
 
+    def sign(self, label: str, text: str) -> str:
+        """An HMAC of `text` under this key, for `label`'s purpose alone (the other signed tokens: see
+        transport/resumption.py)."""
+        if self._key is None:
+            self._key = self._key_source()
+        return _b64(hmac.new(self._key, f"widget-mcp/{label}/".encode() + text.encode(), hashlib.sha256).digest())
+
     def seal(self, tool: str, arguments: Mapping[str, Any], principal: str, answers: Mapping[str, Any]) -> str:
         claims = {
             "t": tool,

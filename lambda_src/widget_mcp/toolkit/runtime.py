@@ -214,7 +214,7 @@ class ToolRuntime:
                 return await call.tasks.launch(call, arguments or {})
             return result.to_wire(call.widgets)
         except InputRequired as needed:
-            if not call.client.stateless_protocol:
+            if not call.client.takes_input_requests:
                 wire, error_code = error_result(InputUnsupported(next(iter(needed.requests.values())).method), spec)
                 return wire
             return self._input_required(needed, call.tool, call.used_answers, arguments or {}, principal)

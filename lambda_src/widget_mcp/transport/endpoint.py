@@ -53,6 +53,7 @@ from pydantic import ValidationError
 
 from widget_mcp.auth.gate import Refused, SignInGate
 from widget_mcp.secrets import SecretUnavailable
+from widget_mcp.storage.documents import StoreError
 from widget_mcp.transport.answer_cache import AnswerCache, Key, encode, reply_body
 from widget_mcp.transport.call_events import (
     EVENT_STREAM_HEADERS,
@@ -75,6 +76,7 @@ from widget_mcp.transport.guards import (
 )
 from widget_mcp.transport.host_identity import OPAQUE_ORIGIN, HostIdentity, HostRefusal
 from widget_mcp.transport.inline_call import Suspended, run_inline
+from widget_mcp.transport.resumption import RESUMING_VERSION, EventId, Resuming, Session, Streams, SuspendCall
 
 logger = logging.getLogger(__name__)
 
@@ -114,6 +116,9 @@ class RequestInfo:
     locate_source: Callable[[], str | None] | None = None
     # Where a tools/call's notifications go, when the client accepts an event stream.
     events: CallEvents | None = None
+    # A 2025-11-25 client's capabilities, from its signed session (resumption.py), when the call's stream can
+    # carry its input requests; None otherwise (then those clients declare none a stateless server knows of).
+    session_capabilities: Mapping[str, Any] | None = None
 
     @property
     def source(self) -> str | None:
@@ -136,6 +141,9 @@ class _Exchange:
     client_capabilities: Any = None
     peer: str | None = None
     events: CallEvents | None = None
+    # A 2025-11-25 call whose stream can carry input requests (RESUMABLE_STREAMS), and the kept call it resumes.
+    session: Session | None = None
+    resuming: Resuming | None = None
 
 
 Pending = Coroutine[Any, Any, HttpReply]
@@ -226,6 +234,7 @@ class McpEndpoint:
         max_batch_messages: int = DEFAULT_MAX_BATCH_MESSAGES,
         fixed_resource: Callable[[object], bool] | None = None,
         trusted_proxy_hops: int = 0,
+        streams: Streams | None = None,
     ) -> None:
         """`answer_cache`: answer the read-only methods from the server's earlier answers (answer_cache.py); the
         server's answers to them must then stay the same while the process lives. `fixed_resource(uri)`: whether
@@ -238,7 +247,11 @@ class McpEndpoint:
         `tools/call` is served (each may take a request's worth of work), the others get an error.
 
         `trusted_proxy_hops`: how many proxies in front append the client's address to X-Forwarded-For (0: the
-        header is never read, the connection's peer is the caller)."""
+        header is never read, the connection's peer is the caller).
+
+        `streams`: resume 2025-11-25 calls that ask for input (resumption.py): GET with a `Last-Event-ID` this server
+        issued is then served; every other GET is 405 either way."""
+        self._streams = streams
         self._proxy_hops = trusted_proxy_hops
         self._server = server
         self._inline_tools = inline_tools
@@ -327,7 +340,8 @@ class McpEndpoint:
         peer: str | None,
         live: LiveStream | None = None,
     ) -> HttpReply | Pending:
-        if method not in ("POST", "OPTIONS"):
+        resumes = method == "GET" and self._streams is not None and "last-event-id" in headers
+        if method not in ("POST", "OPTIONS") and not resumes:
             return _not_allowed()
         if not self._hosts.allows(headers.get("host")):
             return _transport_error(421, INVALID_REQUEST, "Invalid Host header")
@@ -344,6 +358,8 @@ class McpEndpoint:
             if verdict == "not_preflight":
                 return _not_allowed()
             return HttpReply(204, b"", CorsPolicy.PREFLIGHT_HEADERS)  # `begin` adds the origin
+        if resumes:
+            return self._resume(headers, request_id, peer)
         if len(body) > self._max_body:
             return self._too_large()
         if media_type(headers, "content-type") != "application/json":
@@ -387,8 +403,7 @@ class McpEndpoint:
             return None
         return self._request(message, headers, http_request_id, peer, batched=batched, live=live)
 
-    @staticmethod
-    def _client_response(message: dict[str, Any], headers: Mapping[str, str]) -> HttpReply | None:
+    def _client_response(self, message: dict[str, Any], headers: Mapping[str, str]) -> HttpReply | Pending | None:
         """A message without a method: a client's response to a request of the server's, if well formed."""
         has_result, has_error = "result" in message, "error" in message
         if not (has_result or has_error):
@@ -409,9 +424,108 @@ class McpEndpoint:
                 INVALID_REQUEST,
                 "Invalid Request: in the 2026-07-28 protocol clients send no responses (servers send no requests)",
             )
-        # Up to 2025-11-25 a client may POST its responses, and they get 202. This server sends no requests, so
-        # nothing awaits one: it is accepted and dropped.
+        # Up to 2025-11-25 a client may POST its responses, and they get 202. Only a kept call's requests await
+        # one (resumption.py); any other is accepted and dropped.
+        if self._streams is not None and isinstance(rid, str):
+            return self._keep_answer(self._streams, message, headers)
         return None
+
+    async def _keep_answer(self, streams: Streams, message: dict[str, Any], headers: Mapping[str, str]) -> HttpReply:
+        session = streams.session(headers.get("mcp-session-id"))
+        try:
+            await anyio.to_thread.run_sync(streams.keep_answer, message, session)
+        except StoreError as exc:
+            logger.error("a client's answer to an input request could not be kept: %s", exc)
+            return HttpReply(503, b"", (("retry-after", "1"),))
+        return _accepted()
+
+    async def _resume(self, headers: Mapping[str, str], http_request_id: str | None, peer: str | None) -> HttpReply:
+        """GET with `Last-Event-ID`: the next part of a kept call's stream (resumption.py)."""
+        streams = self._streams
+        assert streams is not None
+        event = streams.event(headers.get("last-event-id"))
+        if event is None:
+            return _not_allowed()
+        session = streams.session(headers.get("mcp-session-id"))
+        try:
+            return await self._resume_call(streams, event, session, headers, http_request_id, peer)
+        except StoreError as exc:
+            logger.error("a kept call could not be resumed: %s", exc)
+            return HttpReply(200, streams.priming(replace(event, poll=event.poll + 1)), EVENT_STREAM_HEADERS)
+
+    async def _resume_call(
+        self,
+        streams: Streams,
+        event: EventId,
+        session: Session | None,
+        headers: Mapping[str, str],
+        http_request_id: str | None,
+        peer: str | None,
+    ) -> HttpReply:
+        def stream(body: bytes) -> HttpReply:
+            return HttpReply(200, body, EVENT_STREAM_HEADERS)
+
+        def poll_again() -> HttpReply:
+            return stream(streams.priming(replace(event, poll=event.poll + 1)))
+
+        doc = await anyio.to_thread.run_sync(streams.load, event, session)
+        if doc is None:
+            message = (
+                "This call waited longer for its answers than the server keeps it, or belongs to another session: "
+                "call the tool again"
+            )
+            return stream(streams.priming(event) + sse_frame(_error_body(event.rid, INVALID_REQUEST, message)))
+        state = doc.body["state"]
+        if state == "done":
+            kept = doc.body.get("reply")
+            if kept is None:
+                kept_error = _error_body(event.rid, INTERNAL_ERROR, "This call's response was too large to send again")
+                return stream(streams.priming(event) + sse_frame(kept_error))
+            return stream(kept.encode())
+        if state == "running" and streams.running(doc):
+            return poll_again()
+        if event.round != doc.body["round"]:
+            # The client missed the reply that carried this round's requests: they come again.
+            return stream(streams.requests(doc.doc_id, doc.body["round"], event.rid, doc.body["requests"]))
+        answers = await anyio.to_thread.run_sync(streams.answers, doc)
+        if answers is None:
+            return poll_again()
+        claimed = await anyio.to_thread.run_sync(streams.claim, doc)
+        if claimed is None:
+            return poll_again()
+        failed = next((a["error"] for a in answers.values() if "result" not in a), None)
+        if failed is not None:
+            text = failed.get("message") if isinstance(failed, dict) else None
+            reason = f"The client could not answer the tool's request: {text or 'no reason given'}"
+            body = streams.priming(event) + sse_frame(_error_body(event.rid, INVALID_PARAMS, reason))
+            await anyio.to_thread.run_sync(streams.finish, claimed, body)
+            return stream(body)
+        params = {
+            **doc.body["call"],
+            "inputResponses": {key: answer["result"] for key, answer in answers.items()},
+            "requestState": doc.body["requestState"],
+        }
+        message = {"jsonrpc": "2.0", "id": event.rid, "method": "tools/call", "params": params}
+        call_headers = {
+            **headers,
+            "content-type": "application/json",
+            "accept": "application/json, text/event-stream",
+            "mcp-protocol-version": RESUMING_VERSION,
+        }
+        resuming = Resuming(event, claimed)
+        reply = self._request(message, call_headers, http_request_id, peer, resuming=resuming)
+        if not isinstance(reply, HttpReply):
+            reply = await reply
+        if resuming.suspended or reply.status != 200:
+            return reply  # the next round's requests; or a refusal of the caller, whom the client answers first
+        frames = (
+            reply.body
+            if media_type(dict(reply.headers), "content-type") == "text/event-stream"
+            else sse_frame(reply.body)
+        )
+        body = streams.priming(event) + frames
+        await anyio.to_thread.run_sync(streams.finish, claimed, body)
+        return stream(body)
 
     def _batch(
         self, messages: list[Any], headers: Mapping[str, str], http_request_id: str | None, peer: str | None
@@ -471,6 +585,7 @@ class McpEndpoint:
         *,
         batched: bool = False,
         live: LiveStream | None = None,
+        resuming: Resuming | None = None,
     ) -> HttpReply | Pending:
         rid = message.get("id")
         method = message.get("method")
@@ -530,6 +645,9 @@ class McpEndpoint:
             )
         else:
             version = header_version or DEFAULT_NEGOTIATED_VERSION
+            session = None
+            if self._streams is not None and events is not None and version == RESUMING_VERSION:
+                session = self._streams.session(headers.get("mcp-session-id"))
             exchange = _Exchange(
                 rid,
                 method,
@@ -540,6 +658,8 @@ class McpEndpoint:
                 version=version,
                 peer=peer,
                 events=events,
+                session=session,
+                resuming=resuming if session is not None else None,
             )
 
         host = self._host.admit(headers, method, params)
@@ -599,7 +719,7 @@ class McpEndpoint:
             if key is not None:
                 cached = self._answers.reply(key, exchange.rid)
                 if cached is not None:
-                    return HttpReply(200, cached)
+                    return self._with_session(exchange, HttpReply(200, cached))
         return self._serve(exchange, subject, key, host_subject)
 
     def _serve(
@@ -617,6 +737,7 @@ class McpEndpoint:
                     host_subject=host_subject,
                     locate_source=DeferredAddress(exchange.peer, exchange.headers, self._proxy_hops),
                     events=exchange.events,
+                    session_capabilities=exchange.session.capabilities if exchange.session is not None else None,
                 )
             ),
         )
@@ -649,6 +770,8 @@ class McpEndpoint:
 
     def _failed(self, exchange: _Exchange, exc: Exception) -> HttpReply:
         rid, modern = exchange.rid, exchange.modern
+        if isinstance(exc, SuspendCall):
+            return self._suspended(exchange, exc.result)
         if isinstance(exc, MCPError):
             reply = self._reply_error(rid, exc.error.code, exc.error.message, exc.error.data, modern)
             seconds = exc.error.data.get("retryAfter") if isinstance(exc.error.data, dict) else None
@@ -667,6 +790,41 @@ class McpEndpoint:
         logger.error("unhandled error while serving %s", exchange.method, exc_info=exc)
         return self._reply_error(rid, INTERNAL_ERROR, "Internal server error", None, modern)
 
+    def _suspended(self, exchange: _Exchange, result: dict[str, Any]) -> HttpReply:
+        """A resumable call whose handler asked for input: its requests on a stream that ends there."""
+        assert self._streams is not None
+        assert exchange.session is not None
+        try:
+            body = self._streams.suspend(
+                exchange.rid, exchange.params or {}, result, exchange.session, exchange.resuming
+            )
+        except (StoreError, ValueError) as exc:
+            logger.error("a call that asked for input could not be kept: %s", exc)
+            message = "The server could not keep this call while it waits for your answers; try again shortly"
+            return HttpReply(200, _error_body(exchange.rid, INTERNAL_ERROR, message))
+        notifications = b"".join(exchange.events.frames) if exchange.events is not None else b""
+        # The priming event comes first (it carries the id the client resumes from), then what the tool sent.
+        priming, _, requests = body.partition(b"\n\n")
+        return HttpReply(200, priming + b"\n\n" + notifications + requests, EVENT_STREAM_HEADERS)
+
+    def _with_session(self, exchange: _Exchange, reply: HttpReply) -> HttpReply:
+        """The answer to a 2025-11-25 `initialize`, with a session that keeps the client's capabilities when calls
+        can resume (resumption.py): the one place a stateless server learns them in that revision."""
+        if (
+            self._streams is None
+            or exchange.method != "initialize"
+            or exchange.modern
+            or reply.status != 200
+            or (exchange.params or {}).get("protocolVersion") != RESUMING_VERSION
+        ):
+            return reply
+        try:
+            session = self._streams.issue_session((exchange.params or {}).get("capabilities"))
+        except SecretUnavailable as exc:
+            logger.error("no session issued (its key is unreadable): %s", exc)
+            return reply
+        return replace(reply, headers=(*reply.headers, ("mcp-session-id", session)))
+
     def _succeeded(self, exchange: _Exchange, key: Key | None, result: dict[str, Any]) -> HttpReply:
         rid = exchange.rid
         try:
@@ -677,6 +835,8 @@ class McpEndpoint:
             return HttpReply(200, json.dumps(reply, separators=(",", ":")).encode())
         if key is not None and self._answers is not None:
             self._answers.keep(key, encoded)
+        if exchange.method == "initialize":
+            return self._with_session(exchange, HttpReply(200, body))
         if exchange.method == "tools/call":
             retry_after = _retry_after(result)
             if retry_after is not None:

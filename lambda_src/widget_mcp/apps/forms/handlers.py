@@ -126,7 +126,7 @@ class FormHandlers:
         """In a host that shows no widget but can elicit, the form as the host's own (an input request): the first
         round asks, before anything is stored; the answering round stores the form and its answer. None when the
         host shows widgets, cannot elicit, or the form is not one elicitation can carry (see elicitation.py)."""
-        if call.client.shows_apps or not call.client.declares("elicitation") or not call.client.stateless_protocol:
+        if call.client.shows_apps or not call.client.declares("elicitation") or not call.client.takes_input_requests:
             return None
         with _dgui_errors():  # a form that is not valid is refused before the user is asked anything
             draft = self.service.check(args.question, args.ui_schema, args.title, args.description, args.metadata)

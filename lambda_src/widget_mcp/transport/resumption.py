@@ -1,0 +1,281 @@
+"""Resumable streams: a tool's input requests (`call.ask`) for MCP 2025-11-25 clients, on a stateless endpoint.
+
+A 2025-11-25 client gets the server's requests (elicitation/create, sampling/createMessage, roots/list) on the event
+stream of its `tools/call` and POSTs each answer separately. Since 2025-11-25 (SEP-1699) the server may end that
+stream after an event with an id, and the client resumes it with GET and `Last-Event-ID` once the `retry` it was
+given has passed. So no stream has to stay open, and it holds on Lambda behind API Gateway's buffering HTTP API:
+
+1. The call's handler asks: the reply is a priming event (an id and `retry`), then the requests, then the end. The
+   call (its id, tool, arguments, `_meta`) and its signed requestState are kept in the state table (`stream`).
+2. The client POSTs each answer, a JSON-RPC response whose id names the stream: kept (`stream_answer`), 202.
+3. The client GETs with `Last-Event-ID`: once every answer is in, the call runs again with them, as a 2026-07-28
+   input round does, and the stream ends with the call's response (or the next round's requests); until then, one
+   more priming event and a longer `retry`. A GET that comes again gets the same response again.
+
+The client's capabilities, declared once in `initialize`, ride in a signed `Mcp-Session-Id`. Event ids are signed
+too, so a GET with an id this server did not issue costs no read. Off unless RESUMABLE_STREAMS is on: every other
+GET is answered 405, as the public contract says.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from widget_mcp.storage.documents import AlreadyExists, Document, DocumentStore, ItemOverBudget, VersionConflict
+
+# The handshake revision whose clients resume a POST's stream the server ended (SEP-1699).
+RESUMING_VERSION = "2025-11-25"
+# What a session keeps of the capabilities `initialize` declared: what input requests and widgets depend on.
+KEPT_CAPABILITIES = ("elicitation", "sampling", "roots")
+APPS_EXTENSION = "io.modelcontextprotocol/ui"
+STREAM, ANSWER = "stream", "stream_answer"
+FIRST_RETRY_MS, LONGEST_RETRY_MS = 500, 5_000
+# The most answers one round may wait for (one item each): more keys than that is a handler's bug.
+MAX_REQUESTS_PER_ROUND = 16
+_SESSION_PREFIX = "s1."
+
+Sign = Callable[[str, str], str]
+
+
+class SuspendCall(Exception):
+    """Raised by the server's `tools/call` handler when a resumable call's handler asked for input: the endpoint
+    turns `result` (the `input_required` one a 2026-07-28 client would get) into the stream's requests."""
+
+    def __init__(self, result: dict[str, Any]) -> None:
+        super().__init__("input requested")
+        self.result = result
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """A verified `Mcp-Session-Id`: who the client said it was in `initialize`, as far as this server keeps it."""
+
+    nonce: str
+    capabilities: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class EventId:
+    stream_id: str
+    round: int
+    poll: int
+    rid: str | int
+
+
+@dataclass(slots=True)
+class Resuming:
+    """The call a GET resumes, while it runs again: `suspended` once it asked for more input."""
+
+    event: EventId
+    doc: Document
+    suspended: bool = field(default=False)
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _owner(stream_id: str) -> str:
+    return f"stream/{stream_id}"
+
+
+def _frame(message: Mapping[str, Any]) -> bytes:
+    return b"event: message\ndata: " + json.dumps(message, separators=(",", ":")).encode() + b"\n\n"
+
+
+def retry_ms(poll: int) -> int:
+    """How long the client waits before its next GET: short at first (a program answers at once), longer while a
+    person fills a form, so a waiting client costs at most one request every few seconds."""
+    return min(FIRST_RETRY_MS * 2 ** min(poll, 8), LONGEST_RETRY_MS)
+
+
+class Streams:
+    """Sessions, event ids and the kept calls and answers. `sign(label, text)` is the requestState key's HMAC."""
+
+    def __init__(
+        self,
+        store: DocumentStore,
+        sign: Sign,
+        *,
+        ttl_seconds: int,
+        work_seconds: int,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._store = store
+        self._sign = sign
+        self._ttl = ttl_seconds
+        self._work = work_seconds
+        self._clock = clock
+
+    # --- sessions ---
+
+    def issue_session(self, capabilities: object) -> str:
+        kept: dict[str, Any] = {}
+        if isinstance(capabilities, Mapping):
+            kept = {k: capabilities[k] for k in KEPT_CAPABILITIES if isinstance(capabilities.get(k), Mapping)}
+            extensions = capabilities.get("extensions")
+            if isinstance(extensions, Mapping) and isinstance(extensions.get(APPS_EXTENSION), Mapping):
+                kept["extensions"] = {APPS_EXTENSION: extensions[APPS_EXTENSION]}
+        body = _b64(json.dumps([secrets.token_urlsafe(12), kept], separators=(",", ":")).encode())
+        return f"{_SESSION_PREFIX}{body}.{self._sign('session', body)}"
+
+    def session(self, header: str | None) -> Session | None:
+        """The session a header names, if this server issued it; None for any other value."""
+        if not header or not header.startswith(_SESSION_PREFIX) or len(header) > 4096:
+            return None
+        body, _, mac = header[len(_SESSION_PREFIX) :].partition(".")
+        if not secrets.compare_digest(mac, self._sign("session", body)):
+            return None
+        try:
+            nonce, capabilities = json.loads(_unb64(body))
+        except (ValueError, TypeError, binascii.Error):
+            return None
+        return Session(nonce, capabilities) if isinstance(capabilities, dict) else None
+
+    # --- event ids ---
+
+    def _event_id(self, event: EventId) -> str:
+        body = _b64(json.dumps([event.stream_id, event.round, event.poll, event.rid], separators=(",", ":")).encode())
+        return f"{body}.{self._sign('stream-event', body)}"
+
+    def event(self, header: str | None) -> EventId | None:
+        """The event a `Last-Event-ID` names, if this server issued it; None for any other value."""
+        if not header or len(header) > 1024:
+            return None
+        body, _, mac = header.partition(".")
+        if not secrets.compare_digest(mac, self._sign("stream-event", body)):
+            return None
+        try:
+            stream_id, round_, poll, rid = json.loads(_unb64(body))
+        except (ValueError, TypeError, binascii.Error):
+            return None
+        return EventId(stream_id, round_, poll, rid)
+
+    def priming(self, event: EventId) -> bytes:
+        """The event that opens every reply of a stream: its id (the client's `Last-Event-ID`) and `retry`."""
+        return f"id: {self._event_id(event)}\nretry: {retry_ms(event.poll)}\ndata: \n\n".encode()
+
+    # --- kept calls ---
+
+    def suspend(
+        self,
+        rid: str | int,
+        params: Mapping[str, Any],
+        result: Mapping[str, Any],
+        session: Session,
+        resuming: Resuming | None,
+    ) -> bytes:
+        """Keep a call whose handler asked for input, and return the stream that carries its requests. A resumed
+        call keeps its stream id, in its next round."""
+        requests: dict[str, Any] = dict(result["inputRequests"])
+        if len(requests) > MAX_REQUESTS_PER_ROUND:
+            raise ValueError(f"a tool asked {len(requests)} questions in one round; at most {MAX_REQUESTS_PER_ROUND}")
+        now = int(self._clock())
+        call = {k: params[k] for k in ("name", "arguments", "_meta") if k in params}
+        body = {
+            "rid": rid,
+            "session": session.nonce,
+            "call": call,
+            "requestState": result["requestState"],
+            "keys": sorted(requests),
+            "requests": requests,
+            "state": "waiting",
+        }
+        if resuming is None:
+            stream_id = secrets.token_urlsafe(16)
+            round_ = 0
+            doc = Document(STREAM, stream_id, body | {"round": 0}, 1, now, now, now + self._ttl)
+            self._store.create(_owner(stream_id), doc)
+        else:
+            stream_id, round_ = resuming.event.stream_id, resuming.doc.body["round"] + 1
+            body |= {"round": round_}
+            self._store.replace(
+                _owner(stream_id), resuming.doc.next(body, now=now, expires_at=now + self._ttl), resuming.doc.version
+            )
+            resuming.suspended = True
+        return self.requests(stream_id, round_, rid, requests)
+
+    def requests(self, stream_id: str, round_: int, rid: str | int, requests: Mapping[str, Any]) -> bytes:
+        """A round's stream: its priming event, then each request, its id naming the stream, round and key."""
+        frames = [self.priming(EventId(stream_id, round_, 0, rid))]
+        for key in sorted(requests):
+            frames.append(_frame({"jsonrpc": "2.0", "id": f"{stream_id}.{round_}.{key}", **requests[key]}))
+        return b"".join(frames)
+
+    def keep_answer(self, message: Mapping[str, Any], session: Session | None) -> None:
+        """Keep a client's answer to one of a kept call's requests; anything else is dropped, as before."""
+        rid = message.get("id")
+        if session is None or not isinstance(rid, str) or rid.count(".") < 2:
+            return
+        stream_id, round_text, key = rid.split(".", 2)
+        doc = self._store.get(_owner(stream_id), STREAM, stream_id)
+        if (
+            doc is None
+            or doc.expires_at <= self._clock()
+            or doc.body["session"] != session.nonce
+            or str(doc.body["round"]) != round_text
+            or key not in doc.body["keys"]
+        ):
+            return
+        answer = {"result": message["result"]} if "result" in message else {"error": message.get("error")}
+        now = int(self._clock())
+        kept = Document(ANSWER, f"{round_text}.{key}", answer, 1, now, now, doc.expires_at)
+        try:
+            self._store.create(_owner(stream_id), kept)
+        except AlreadyExists:
+            pass  # the first answer to a request stands
+        except ItemOverBudget:
+            too_large = {"error": {"code": -32600, "message": "The answer is larger than this server keeps"}}
+            self._store.create(_owner(stream_id), Document(ANSWER, kept.doc_id, too_large, 1, now, now, doc.expires_at))
+
+    def load(self, event: EventId, session: Session | None) -> Document | None:
+        """The kept call an event belongs to, if it is still kept for this session."""
+        doc = self._store.get(_owner(event.stream_id), STREAM, event.stream_id)
+        if doc is None or doc.expires_at <= self._clock() or session is None or doc.body["session"] != session.nonce:
+            return None
+        return doc
+
+    def answers(self, doc: Document) -> dict[str, Any] | None:
+        """This round's answers by key, once every request has one; None while some are missing."""
+        round_ = doc.body["round"]
+        kept = self._store.newest(_owner(doc.doc_id), ANSWER, limit=MAX_REQUESTS_PER_ROUND * (round_ + 1))
+        mine = {a.doc_id.split(".", 1)[1]: a.body for a in kept if a.doc_id.split(".", 1)[0] == str(round_)}
+        if any(key not in mine for key in doc.body["keys"]):
+            return None
+        return {key: mine[key] for key in doc.body["keys"]}
+
+    def claim(self, doc: Document) -> Document | None:
+        """Mark the call as running again (one GET at a time runs it); None if another GET got there first."""
+        now = int(self._clock())
+        running = doc.next(
+            doc.body | {"state": "running", "until": now + self._work}, now=now, expires_at=doc.expires_at
+        )
+        try:
+            self._store.replace(_owner(doc.doc_id), running, doc.version)
+        except VersionConflict:
+            return None
+        return running
+
+    def running(self, doc: Document) -> bool:
+        return doc.body["state"] == "running" and doc.body.get("until", 0) > self._clock()
+
+    def finish(self, doc: Document, reply: bytes) -> None:
+        """Keep the call's last reply, so a GET that comes again (its first reply lost) gets it again."""
+        now = int(self._clock())
+        body = doc.body | {"state": "done", "reply": reply.decode()}
+        try:
+            self._store.replace(_owner(doc.doc_id), doc.next(body, now=now, expires_at=doc.expires_at), doc.version)
+        except ItemOverBudget:
+            body["reply"] = None
+            self._store.replace(_owner(doc.doc_id), doc.next(body, now=now, expires_at=doc.expires_at), doc.version)
