@@ -4,11 +4,15 @@ the input-request, progress and logging tests run it outside the conformance app
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Callable
 
 import anyio
 from pydantic import BaseModel, ConfigDict, Field
 from widget_mcp.settings import Settings
+from widget_mcp.storage.documents import DocumentStore
 from widget_mcp.toolkit import Elicitation, Sampling, ToolBook, ToolCall, ToolResult
+from widget_mcp.toolkit.runtime import CallObserver
 from widget_mcp.transport.endpoint import McpEndpoint
 from widget_mcp.transport.guards import HostAllowlist
 
@@ -73,6 +77,25 @@ def travel_tip(args: Trip, call: ToolCall) -> ToolResult:
     name = call.ask(Elicitation("What is your name?", Traveller), key="name").content.get("name", "")
     tip = call.ask(Sampling(f"One tip for {name} visiting {args.city}", max_tokens=60), key="tip").text or ""
     return ToolResult(structured=Tip(city=args.city, tip=tip, traveller=name), narration=tip)
+
+
+@book.tool(
+    name="check_in",
+    title="Check in",
+    description="Reports that it started, then asks who is checking in for a city.",
+    output=Booking,
+    read_only=True,
+    destructive=False,
+    open_world=False,
+    invoking="Checking in…",
+    invoked="Checked in",
+)
+def check_in(args: Trip, call: ToolCall) -> ToolResult:
+    call.progress(1, 2, "checking in")
+    who = call.ask(Elicitation(f"Who is checking in for {args.city}?", Traveller), key="traveller")
+    traveller = Traveller.model_validate(who.content)
+    booking = Booking(city=args.city, traveller=traveller.name, seats=traveller.seats)
+    return ToolResult(structured=booking, narration=f"{traveller.name} checked in.")
 
 
 class Steps(BaseModel):
@@ -155,14 +178,26 @@ def trip_settings(**overrides: object) -> Settings:
     return Settings(**values)  # type: ignore[arg-type]
 
 
-def trip_endpoint(settings: Settings, *, concurrent: bool = False) -> McpEndpoint:
+def trip_endpoint(
+    settings: Settings,
+    *,
+    concurrent: bool = False,
+    store: DocumentStore | None = None,
+    observer: CallObserver | None = None,
+    clock: Callable[[], float] | None = None,
+) -> McpEndpoint:
+    """`store` keeps the calls resumable streams wait on (with RESUMABLE_STREAMS on); `clock` is theirs."""
     from widget_mcp.server import build_runtime, build_server
+    from widget_mcp.storage.memory import InMemoryDocumentStore
+    from widget_mcp.wiring import streams_for
 
-    runtime = build_runtime(settings, [book], sync_in_thread=concurrent)
+    runtime = build_runtime(settings, [book], sync_in_thread=concurrent, observer=observer)
+    streams = streams_for(settings, store or InMemoryDocumentStore(), runtime, clock=clock or time.time)
     return McpEndpoint(
         build_server(runtime),
         allowed_hosts=HostAllowlist(settings.allowed_hosts),
         max_body_bytes=settings.max_body_bytes,
         max_json_depth=settings.max_json_depth,
         inline_tools=runtime.runs_inline,
+        streams=streams,
     )

@@ -99,7 +99,10 @@ class McpAsgi:
         if not started:
             await _send(reply, send)
         else:
-            await send({"type": "http.response.body", "body": sse_frame(reply.body) if reply.body else b""})
+            # The response as the last event; a reply that is a stream already (a call's input requests) as it is.
+            streamed = ("content-type", "text/event-stream") in reply.headers
+            last = reply.body if streamed or not reply.body else sse_frame(reply.body)
+            await send({"type": "http.response.body", "body": last})
 
 
 async def _send(reply: HttpReply, send: Send) -> None:

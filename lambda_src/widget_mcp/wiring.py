@@ -6,6 +6,7 @@ import asyncio
 import importlib
 import json
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -155,7 +156,9 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
     return Core(settings, obs, runtime, endpoint, store, sign_in, calls, warm_ups, tasks, task_invoker)
 
 
-def streams_for(settings: Settings, store: DocumentStore, runtime: ToolRuntime) -> Streams | None:
+def streams_for(
+    settings: Settings, store: DocumentStore, runtime: ToolRuntime, *, clock: Callable[[], float] = time.time
+) -> Streams | None:
     """Resumable streams for 2025-11-25 clients' input requests, when RESUMABLE_STREAMS is on; signed with the
     requestState key."""
     if not settings.resumable_streams:
@@ -167,6 +170,7 @@ def streams_for(settings: Settings, store: DocumentStore, runtime: ToolRuntime) 
         runtime.request_states.sign,
         ttl_seconds=settings.request_state_ttl_seconds,
         work_seconds=settings.task_work_seconds,
+        clock=clock,
     )
 
 

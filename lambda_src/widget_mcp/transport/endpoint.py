@@ -470,11 +470,11 @@ class McpEndpoint:
 
         doc = await anyio.to_thread.run_sync(streams.load, event, session)
         if doc is None:
-            message = (
+            gone = (
                 "This call waited longer for its answers than the server keeps it, or belongs to another session: "
                 "call the tool again"
             )
-            return stream(streams.priming(event) + sse_frame(_error_body(event.rid, INVALID_REQUEST, message)))
+            return stream(streams.priming(event) + sse_frame(_error_body(event.rid, INVALID_REQUEST, gone)))
         state = doc.body["state"]
         if state == "done":
             kept = doc.body.get("reply")

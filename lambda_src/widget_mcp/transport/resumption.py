@@ -97,7 +97,7 @@ def _frame(message: Mapping[str, Any]) -> bytes:
 def retry_ms(poll: int) -> int:
     """How long the client waits before its next GET: short at first (a program answers at once), longer while a
     person fills a form, so a waiting client costs at most one request every few seconds."""
-    return min(FIRST_RETRY_MS * 2 ** min(poll, 8), LONGEST_RETRY_MS)
+    return int(min(FIRST_RETRY_MS * 2 ** min(poll, 8), LONGEST_RETRY_MS))
 
 
 class Streams:
@@ -268,7 +268,7 @@ class Streams:
         return running
 
     def running(self, doc: Document) -> bool:
-        return doc.body["state"] == "running" and doc.body.get("until", 0) > self._clock()
+        return bool(doc.body["state"] == "running" and doc.body.get("until", 0) > self._clock())
 
     def finish(self, doc: Document, reply: bytes) -> None:
         """Keep the call's last reply, so a GET that comes again (its first reply lost) gets it again."""
