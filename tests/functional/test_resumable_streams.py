@@ -14,6 +14,7 @@ import pytest
 from mcp import Client
 from servers import serve
 from widget_mcp.app import create_app
+from widget_mcp.storage.documents import Document
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit.call import ToolCall
 from widget_mcp.transport.endpoint import HttpReply, McpEndpoint
@@ -43,6 +44,16 @@ class Runs:
 
     def finished(self, tool: str, error_code: str | None, seconds: float) -> None:
         pass
+
+
+class ReadCountingStore(InMemoryDocumentStore):
+    """The in-memory store, counting its reads."""
+
+    reads = 0
+
+    def get(self, owner: str, kind: str, doc_id: str) -> Document | None:
+        self.reads += 1
+        return super().get(owner, kind, doc_id)
 
 
 class Clock:
@@ -166,9 +177,14 @@ def runs() -> Runs:
 
 
 @pytest.fixture
-def wire(clock: Clock, runs: Runs) -> Wire:
+def store(clock: Clock) -> ReadCountingStore:
+    return ReadCountingStore(clock=clock)
+
+
+@pytest.fixture
+def wire(clock: Clock, runs: Runs, store: ReadCountingStore) -> Wire:
     settings = trip_settings(resumable_streams=True, request_state_ttl_seconds=60)
-    return Wire(trip_endpoint(settings, store=InMemoryDocumentStore(clock=clock), observer=runs, clock=clock))
+    return Wire(trip_endpoint(settings, store=store, observer=runs, clock=clock))
 
 
 async def test_a_call_that_asks_ends_its_stream_with_a_priming_event_then_the_request(wire: Wire) -> None:
@@ -314,6 +330,15 @@ async def test_an_answer_to_a_request_never_asked_is_dropped(wire: Wire) -> None
     await wire.answer(session, f"{stream_id}.{round_}.not-asked", TRAVELLER)
     await wire.answer(session, f"{stream_id}.9.traveller", TRAVELLER)
     assert messages(await wire.resume(session, events(suspended)[0]["id"])) == []
+
+
+@pytest.mark.parametrize("answer_id", ["x" * 3000 + ".0.traveller", "...", "a.b", "ab/cd.0.traveller"])
+async def test_an_answer_whose_id_names_no_stream_of_ours_is_accepted_and_dropped_unread(
+    wire: Wire, store: ReadCountingStore, answer_id: str
+) -> None:
+    session = await wire.session()
+    assert (await wire.answer(session, answer_id, TRAVELLER)).status == 202
+    assert store.reads == 0
 
 
 async def test_the_second_round_of_a_resumed_call_asks_on_the_same_stream(wire: Wire) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 import secrets
 import time
 from collections.abc import Callable, Mapping
@@ -40,6 +41,8 @@ FIRST_RETRY_MS, LONGEST_RETRY_MS = 500, 5_000
 # The most answers one round may wait for (one item each): more keys than that is a handler's bug.
 MAX_REQUESTS_PER_ROUND = 16
 _SESSION_PREFIX = "s1."
+# A stream id as `suspend` makes them (16 random bytes, URL-safe base64): an answer naming any other is dropped unread.
+_STREAM_ID = re.compile(r"[A-Za-z0-9_-]{22}")
 
 Sign = Callable[[str, str], str]
 
@@ -219,6 +222,8 @@ class Streams:
         if session is None or not isinstance(rid, str) or rid.count(".") < 2:
             return
         stream_id, round_text, key = rid.split(".", 2)
+        if not _STREAM_ID.fullmatch(stream_id):
+            return
         doc = self._store.get(_owner(stream_id), STREAM, stream_id)
         if (
             doc is None
