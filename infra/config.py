@@ -92,6 +92,9 @@ class StackConfig:
     cors_origins: tuple[str, ...] = ()
     # What a call without identity may do with state (the function's ANONYMOUS_STATE); None keeps its default.
     anonymous_state: str | None = None
+    # Let MCP 2025-11-25 clients answer a tool's input requests by resuming the call's stream with GET /mcp
+    # (the function's RESUMABLE_STREAMS); off by default.
+    resumable_streams: bool = False
     # Limits set by context, as the function's variables (`QUOTA_LIVE_GAMES` → "500"); the rest keep their defaults.
     function_limits: dict[str, str] = field(default_factory=dict)
     # Secrets the deployer keeps: variable → ARN, or None for a key left out (SECRET_CONTEXT); the others are made.
@@ -146,6 +149,7 @@ class StackConfig:
             sign_in_callback_urls=_urls(get("signInCallbackUrls"), key="signInCallbackUrls"),
             cors_origins=_origins(get("corsOrigins")),
             anonymous_state=_choice(get("anonymousState"), ANONYMOUS_STATES, key="anonymousState"),
+            resumable_streams=_switch(get("resumableStreams"), key="resumableStreams"),
             function_limits=_limits(get),
             existing_secrets=secrets,
         )
@@ -159,6 +163,17 @@ def _flag(value: object, *, default: bool, key: str) -> bool:
     if str(value).lower() in ("true", "false"):
         return str(value).lower() == "true"
     raise ConfigError(f"{key} must be true or false, got {value!r}")
+
+
+def _switch(value: object, *, key: str) -> bool:
+    """`on` or `off` (a JSON true or false in cdk.context.json too); unset is off."""
+    if value is None:
+        return False
+    if isinstance(value, bool):
+        return value
+    if str(value).lower() in ("on", "off"):
+        return str(value).lower() == "on"
+    raise ConfigError(f"{key} must be on or off, got {value!r}")
 
 
 def _choice(value: object, choices: tuple[str, ...], *, key: str) -> str | None:

@@ -32,7 +32,8 @@ MEMORY_MB = 1024
 TIMEOUT = cdk.Duration.seconds(20)
 LOG_LEVEL = "INFO"
 # Requests per second (steady, burst) for the routes that only ever answer 405 or a health check; POST /mcp and
-# the stage default take the deployer's `apiRateLimit`/`apiBurstLimit`.
+# the stage default take the deployer's `apiRateLimit`/`apiBurstLimit`, and so does GET /mcp with resumable
+# streams on (each client waiting for a person's answer polls it).
 SIDE_ROUTE_THROTTLE = {"GET /mcp": (5, 10), "DELETE /mcp": (5, 10), "GET /healthz": (5, 10)}
 # Exactly what the storage adapter calls (widget_mcp/storage/dynamodb.py; tests/infra/test_least_privilege.py
 # derives the list from it): strongly consistent reads, conditional puts (alone, or as the parts of a document's
@@ -96,6 +97,7 @@ class McpApi(Construct):
         anonymous_state: str | None = None,
         secrets: tuple[SecretRef, ...] = (),
         function_limits: dict[str, str] | None = None,
+        resumable_streams: bool = False,
     ) -> None:
         super().__init__(scope, construct_id)
         stack = cdk.Stack.of(self)
@@ -141,6 +143,9 @@ class McpApi(Construct):
             env["CORS_ORIGINS"] = ",".join(cors_origins)
         if anonymous_state is not None:
             env["ANONYMOUS_STATE"] = anonymous_state  # unset, the function's default (capability) applies
+        if resumable_streams:
+            # 2025-11-25 clients resume a call that asks for input with GET /mcp and Last-Event-ID.
+            env["RESUMABLE_STREAMS"] = "true"
         env.update(function_limits or {})  # only those the context sets: the others keep the function's defaults
         env.update({secret.variable: secret.arn for secret in secrets})
         if sign_in is not None:
@@ -180,6 +185,7 @@ class McpApi(Construct):
         )
         self.sign_in = sign_in
         self.cors_origins = cors_origins
+        self.resumable_streams = resumable_streams
         # With host tokens on, Open WebUI's embedded widgets call /mcp from a sandboxed frame (`Origin: null`) with
         # the token header, so their browser preflights first; the function answers it (transport/host_identity.py).
         self.opaque_preflight = any(secret.variable == "HOST_TOKEN_SECRET_ARN" for secret in secrets)
@@ -203,7 +209,9 @@ class McpApi(Construct):
 
     def _routes(self, apigw_integration: apigw.HttpRouteIntegration) -> None:
         self.routes: list[apigw.HttpRoute] = []
-        # GET/DELETE reach the function so clients get its 405 with Allow: POST, as the MCP contract says.
+        # GET/DELETE reach the function so clients get its 405 with Allow: POST, as the MCP contract says (API
+        # Gateway would answer an unrouted method 404). With resumable streams on, a GET whose Last-Event-ID the
+        # function issued resumes a call's stream there; any other GET still gets its 405.
         mcp = [apigw.HttpMethod.POST, apigw.HttpMethod.GET, apigw.HttpMethod.DELETE]
         # Browser hosts' preflights go to the function, which answers the listed origins only. API Gateway's own
         # CORS would answer every preflight itself, before the function can check the origin. A browser host
@@ -281,6 +289,8 @@ class McpApi(Construct):
         cfn = stage.node.default_child
         assert isinstance(cfn, apigw.CfnStage)
         limits = {"POST /mcp": throttle, **SIDE_ROUTE_THROTTLE}
+        if self.resumable_streams:
+            limits["GET /mcp"] = throttle  # one poll per waiting client every 0.5-5 s (widget_mcp.transport.resumption)
         if self.cors_origins or self.opaque_preflight:
             limits["OPTIONS /mcp"] = throttle  # a browser host preflights before its calls (then caches it 2 h)
         if self.sign_in is not None:

@@ -65,6 +65,7 @@ class WidgetMcpStack(cdk.Stack):
             sign_in=sign_in,
             cors_origins=config.cors_origins,
             anonymous_state=config.anonymous_state,
+            resumable_streams=config.resumable_streams,
             secrets=keys.refs,
             function_limits=config.function_limits,
         )
