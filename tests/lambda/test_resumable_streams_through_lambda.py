@@ -13,7 +13,9 @@ from typing import Any
 
 import pytest
 from apigw_events import Context, Handler, rpc, v2
+from dynamodb_probe import CallLog
 from widget_mcp.settings import Settings
+from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
 from widget_mcp.wiring import build_core
 
 VERSION = "2025-11-25"
@@ -64,11 +66,19 @@ def _get(handler: Handler, headers: dict[str, str]) -> dict[str, Any]:
 
 
 @pytest.fixture
-def resumable(handler: Handler, monkeypatch: pytest.MonkeyPatch) -> Handler:
-    """The real handler serving a `-c resumableStreams=on` deployment's settings (RESUMABLE_STREAMS=true), on moto."""
+def table_calls(handler: Handler, monkeypatch: pytest.MonkeyPatch) -> CallLog:
+    """The real handler serving a `-c resumableStreams=on` deployment's settings (RESUMABLE_STREAMS=true), on moto;
+    every DynamoDB request it sends is logged."""
     import widget_mcp.handler as module
 
-    monkeypatch.setattr(module, "core", build_core(Settings(resumable_streams="true")))  # type: ignore[arg-type]
+    core = build_core(Settings(resumable_streams="true"))  # type: ignore[arg-type]
+    monkeypatch.setattr(module, "core", core)
+    assert isinstance(core.store, DynamoDbDocumentStore)
+    return CallLog(core.store.client)
+
+
+@pytest.fixture
+def resumable(handler: Handler, table_calls: CallLog) -> Handler:
     return handler
 
 
@@ -162,6 +172,30 @@ def test_a_call_that_asks_ends_its_stream_and_resumes_with_get_once_answered_thr
     )
     assert found["result"]["structuredContent"]["type"] == "dgui_response"
     assert found["result"]["structuredContent"]["data"] == ANSWER
+
+
+def test_a_waiting_poll_reads_the_table_at_most_twice_and_writes_nothing_and_an_answer_once_each(
+    resumable: Handler, table_calls: CallLog
+) -> None:
+    client = Client(resumable)
+    client.initialize()
+    call = rpc("tools/call", {"name": "ask_question", "arguments": {"question": FLAT}, "_meta": ALICE}, id=9)
+    priming, request_event = _stream(client.post(call))
+
+    table_calls.clear()
+    (waiting,) = _stream(client.resume(priming.id or ""))
+    assert waiting.data == ""
+    assert [name for name, _ in table_calls.calls] == ["GetItem", "Query"]  # the kept call, then its answers
+
+    table_calls.clear()
+    answer = {"jsonrpc": "2.0", "id": json.loads(request_event.data)["id"], "result": {"action": "decline"}}
+    assert client.post(answer)["statusCode"] == 202
+    assert [name for name, _ in table_calls.calls] == ["GetItem", "PutItem"]  # the kept call, then the answer
+
+    table_calls.clear()
+    forged = _get(resumable, {"last-event-id": f"{waiting.id}x", "mcp-session-id": client.session or ""})
+    assert forged["statusCode"] == 405
+    assert table_calls.calls == []  # an event id this server did not sign costs no read
 
 
 def test_with_resumable_streams_on_a_get_that_resumes_no_stream_of_this_server_is_still_405(
