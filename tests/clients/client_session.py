@@ -8,8 +8,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from client_driver import Driver
-from client_plan import output_schema, schema_errors
+from client_plan import example_arguments, id_fields, output_schema, schema_errors
 from client_specs import ClientSpec
+
+# A user's answer to a form the server asks for during a call (an ElicitResult: action, and content if accepted).
+Answer = dict[str, Any]
+DECLINE: Answer = {"action": "decline"}
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,12 @@ class Outcome:
         return dict(self.result.get("_meta") or {})
 
     @property
+    def asked(self) -> list[dict[str, Any]]:
+        """The params of each form the server asked the client to show during the call (elicitation/create)."""
+        asked: list[dict[str, Any]] = self.answer.get("asked") or []
+        return asked
+
+    @property
     def error(self) -> dict[str, Any]:
         """`_meta.error` ({code, message}), where widgets and programs read an error's code."""
         error = self.meta.get("error")
@@ -58,12 +68,15 @@ class Outcome:
 
 class ClientSession:
     """A client of the matrix connected in `era`, with the tools listed (hosts list them first; the TypeScript SDK
-    v1 validates results against the outputSchemas the listing gave it)."""
+    v1 validates results against the outputSchemas the listing gave it).
 
-    def __init__(self, driver: Driver, spec: ClientSpec, era: str) -> None:
+    `declares` is what the client says it can do, for the drivers that can play a host (ClientSpec.answers_input):
+    "elicitation" (it shows the server's forms as its own and answers them) and "apps" (it shows widgets)."""
+
+    def __init__(self, driver: Driver, spec: ClientSpec, era: str, declares: tuple[str, ...] = ()) -> None:
         self.driver, self.spec, self.era = driver, spec, era
-        self.name = f"{spec.name} ({era})"
-        connected = driver.ask("connect", era=era)
+        self.name = f"{spec.name} ({era}{''.join(f', {d}' for d in declares)})"
+        connected = driver.ask("connect", era=era, **({"declares": list(declares)} if declares else {}))
         assert connected["ok"], f"{self.name} could not connect: {connected['error']}"
         assert connected["version"] == spec.version, (
             f"{spec.library}: the driver loaded {connected['version']}, the matrix names {spec.version}"
@@ -79,23 +92,36 @@ class ClientSession:
         contents: list[dict[str, Any]] = answer["contents"]
         return contents
 
-    def call(self, tool: str, arguments: dict[str, Any]) -> Outcome:
+    def call(self, tool: str, arguments: dict[str, Any], answer: Answer | None = None) -> Outcome:
+        """Call `tool`; `answer` is what the user answers if the server asks for a form during the call (a client
+        asked with no answer given answers the server with an error)."""
         where = f"{self.name}: {tool}({json.dumps(arguments)[:300]})"
-        return Outcome(where, self.driver.ask("call_tool", name=tool, arguments=arguments))
+        given = {"answer": answer} if answer is not None else {}
+        return Outcome(where, self.driver.ask("call_tool", name=tool, arguments=arguments, **given))
 
-    def succeeds(self, tool: str, arguments: dict[str, Any]) -> Outcome:
+    def with_ids(self, tool: str, arguments: dict[str, Any], answer: Answer | None = None) -> dict[str, Any]:
+        """`arguments` with each id the tool needs and lacks made fresh by the tool that makes it."""
+        for field, producer in id_fields(tool).items():
+            if field not in arguments:
+                made = self.succeeds(producer.name, example_arguments(producer.name), answer)
+                arguments = {**arguments, field: made.structured[field]}
+        return arguments
+
+    def succeeds(self, tool: str, arguments: dict[str, Any], answer: Answer | None = None) -> Outcome:
         """Call `tool` and check the result is a success whose structuredContent fits the tool's outputSchema."""
-        outcome = self.call(tool, arguments)
+        outcome = self.call(tool, arguments, answer)
         assert not outcome.is_error, f"{outcome.where} failed: {outcome.text}"
         problems = schema_errors(output_schema(tool), outcome.structured)
         assert problems == [], f"{outcome.where}: structuredContent does not fit the outputSchema: {problems}"
         assert outcome.text.strip(), f"{outcome.where}: a success with no text for the model"
         return outcome
 
-    def fails(self, tool: str, arguments: dict[str, Any], code: str | None = None) -> Outcome:
+    def fails(
+        self, tool: str, arguments: dict[str, Any], code: str | None = None, answer: Answer | None = None
+    ) -> Outcome:
         """Call `tool` and check the client got an error result (not a throw) whose text is the sentence in
         `_meta.error`, with `code` when given, and structuredContent only where it fits the outputSchema."""
-        outcome = self.call(tool, arguments)
+        outcome = self.call(tool, arguments, answer)
         thrown = outcome.thrown
         assert thrown is None, (
             f"{outcome.where} threw {thrown['type']} instead of returning the error result: {thrown['message']}"

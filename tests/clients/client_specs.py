@@ -32,6 +32,9 @@ class ClientSpec:
     # What must exist for the command to run, and what installs it.
     needs: Path
     note: str = ""
+    # The eras in which its driver can play a host that shows the server's forms as its own: it declares
+    # `elicitation` (and the MCP Apps extension when told to) and gives the answer each call names.
+    answers_input: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -42,7 +45,7 @@ def _node() -> str:
     return shutil.which("node") or "node"
 
 
-def _sdk_v1(version: str, package: str, era: str, note: str) -> ClientSpec:
+def _sdk_v1(version: str, package: str, era: str, note: str, answers_input: tuple[str, ...] = ()) -> ClientSpec:
     return ClientSpec(
         "ts_sdk_" + version.replace(".", "_"),
         "@modelcontextprotocol/sdk",
@@ -51,11 +54,14 @@ def _sdk_v1(version: str, package: str, era: str, note: str) -> ClientSpec:
         (_node(), str(NODE / "sdk_v1.mjs"), package),
         NODE / "node_modules" / package / "package.json",
         note,
+        answers_input,
     )
 
 
 CLIENTS: tuple[ClientSpec, ...] = (
-    _sdk_v1("1.32.2", "@modelcontextprotocol/sdk", HANDSHAKE, "Claude Desktop, VS Code, Cursor, LibreChat"),
+    _sdk_v1(
+        "1.32.2", "@modelcontextprotocol/sdk", HANDSHAKE, "Claude Desktop, VS Code, Cursor, LibreChat", (HANDSHAKE,)
+    ),
     _sdk_v1("1.22.0", "mcp-sdk-1.22", "2025-06-18", "hosts not updated since mid 2025"),
     _sdk_v1("1.12.3", "mcp-sdk-1.12", "2025-03-26", "hosts not updated since spring 2025"),
     ClientSpec(
@@ -66,6 +72,7 @@ CLIENTS: tuple[ClientSpec, ...] = (
         (_node(), str(NODE / "client_v2.mjs")),
         NODE / "node_modules" / "@modelcontextprotocol" / "client" / "package.json",
         "the widgets' client and the AppBridge test host's",
+        (HANDSHAKE, STATELESS),
     ),
     ClientSpec(
         "python_sdk_2_3_0",
@@ -97,3 +104,6 @@ CLIENTS: tuple[ClientSpec, ...] = (
 # Every (client, era) the matrix runs, and its test id (`ts_sdk_1_32_2-2025_11_25`).
 CLIENT_ERAS: tuple[tuple[ClientSpec, str], ...] = tuple((spec, era) for spec in CLIENTS for era in spec.eras)
 CLIENT_ERA_IDS = [f"{spec.key}-{era.replace('-', '_')}" for spec, era in CLIENT_ERAS]
+# The (client, era) pairs that can play a host answering input requests, and their ids.
+ANSWERING_ERAS = tuple((spec, era) for spec, era in CLIENT_ERAS if era in spec.answers_input)
+ANSWERING_ERA_IDS = [f"{spec.key}-{era.replace('-', '_')}" for spec, era in ANSWERING_ERAS]

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from client_driver import Driver
 from client_session import ClientSession
-from client_specs import CLIENT_ERA_IDS, CLIENT_ERAS, ClientSpec
+from client_specs import ANSWERING_ERA_IDS, ANSWERING_ERAS, CLIENT_ERA_IDS, CLIENT_ERAS, ClientSpec
 from widget_mcp.local.process import local_server
 
 
@@ -42,3 +42,53 @@ def client(request: pytest.FixtureRequest, drivers: dict[tuple[ClientSpec, str],
     driver = drivers[spec, era]
     yield ClientSession(driver, spec, era)
     driver.ask("close")
+
+
+@pytest.fixture(scope="session")
+def resumable_mcp_url() -> Iterator[str]:
+    """The same server with RESUMABLE_STREAMS on (off by default): a 2025-11-25 client can answer a tool's input
+    requests, on a stream the server ends and the client resumes."""
+    with local_server("client-answers-state", settings={"RESUMABLE_STREAMS": "1"}) as server:
+        yield f"{server.base}/mcp"
+
+
+@pytest.fixture(scope="session")
+def answering_drivers(resumable_mcp_url: str) -> Iterator[dict[tuple[ClientSpec, str], Driver]]:
+    started = {(spec, era): Driver(spec, resumable_mcp_url) for spec, era in ANSWERING_ERAS if spec.needs.exists()}
+    try:
+        yield started
+    finally:
+        for driver in started.values():
+            driver.stop()
+
+
+@pytest.fixture(scope="session", params=ANSWERING_ERAS, ids=ANSWERING_ERA_IDS)
+def answering(
+    request: pytest.FixtureRequest, answering_drivers: dict[tuple[ClientSpec, str], Driver]
+) -> tuple[Driver, ClientSpec, str]:
+    """A driver that can play a host answering input requests (ClientSpec.answers_input), in one era, connected
+    by each test as the host it needs."""
+    spec: ClientSpec
+    spec, era = request.param
+    if not spec.needs.exists():
+        pytest.fail(f"{spec.name} is not installed ({spec.needs} is missing): run `make clients`", pytrace=False)
+    return answering_drivers[spec, era], spec, era
+
+
+def _host(answering: tuple[Driver, ClientSpec, str], declares: tuple[str, ...]) -> Iterator[ClientSession]:
+    driver, spec, era = answering
+    yield ClientSession(driver, spec, era, declares)
+    driver.ask("close")
+
+
+@pytest.fixture
+def form_host(answering: tuple[Driver, ClientSpec, str]) -> Iterator[ClientSession]:
+    """A host that shows the server's forms as its own and no widget (it declares `elicitation`, not the MCP Apps
+    extension): an IDE, a CLI."""
+    yield from _host(answering, ("elicitation",))
+
+
+@pytest.fixture
+def widget_host(answering: tuple[Driver, ClientSpec, str]) -> Iterator[ClientSession]:
+    """A host that shows widgets and could show forms as its own too (it declares both)."""
+    yield from _host(answering, ("elicitation", "apps"))

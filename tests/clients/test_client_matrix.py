@@ -5,30 +5,19 @@ whose text is the sentence (never a throw), all derived from the app registry; t
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 from client_plan import SPECS, example_arguments, id_fields, invalid_arguments, unknown_id
+from client_scenarios import SCENARIOS, scenario
 from client_session import ClientSession
 from served_tools import SERVED_TOOLS
 from widget_mcp.apps.registry import APPS
 
 MCP_APP_MIME = "text/html;profile=mcp-app"
-SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("[!_]*.py"))
 INVALID_CALLS = [tool for tool in SERVED_TOOLS if invalid_arguments(tool) is not None]
 ID_CALLS = [(tool, field) for tool in SERVED_TOOLS for field in id_fields(tool)]
-
-
-def _with_ids(client: ClientSession, tool: str, arguments: dict[str, object]) -> dict[str, object]:
-    """`arguments` with each id the tool needs and lacks made fresh by the tool that makes it."""
-    for field, producer in id_fields(tool).items():
-        if field not in arguments:
-            made = client.succeeds(producer.name, example_arguments(producer.name))
-            arguments = {**arguments, field: made.structured[field]}
-    return arguments
 
 
 def _template_of(tool: dict[str, Any]) -> str | None:
@@ -57,7 +46,7 @@ def test_each_client_reads_every_widget_template(client: ClientSession) -> None:
 def test_each_client_gets_each_tools_example_call_as_a_result_that_fits_its_output_schema(
     client: ClientSession, tool: str
 ) -> None:
-    client.succeeds(tool, _with_ids(client, tool, example_arguments(tool)))
+    client.succeeds(tool, client.with_ids(tool, example_arguments(tool)))
 
 
 @pytest.mark.parametrize("tool", INVALID_CALLS)
@@ -75,18 +64,9 @@ def test_each_client_gets_an_unknown_id_as_a_not_found_error_result_naming_the_i
     client: ClientSession, tool: str, field: str
 ) -> None:
     unknown = unknown_id(tool, field)
-    outcome = client.fails(tool, _with_ids(client, tool, {**example_arguments(tool), field: unknown}))
+    outcome = client.fails(tool, client.with_ids(tool, {**example_arguments(tool), field: unknown}))
     assert str(outcome.error.get("code")).endswith("_not_found"), outcome.error
     assert unknown in outcome.text, outcome.text
-
-
-def _scenario(path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"client_scenario_{path.stem}", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_each_scenario_is_named_for_a_served_app() -> None:
@@ -97,4 +77,4 @@ def test_each_scenario_is_named_for_a_served_app() -> None:
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[path.stem for path in SCENARIOS])
 def test_each_client_plays_each_apps_scenario(client: ClientSession, path: Path) -> None:
-    _scenario(path).play(client)
+    scenario(path).play(client)

@@ -3,7 +3,7 @@
 // is its default; the 2026-07-28 stateless era is opted into by pinning it.
 import { readFileSync } from "node:fs";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { serveCommands, wire } from "./driver_loop.mjs";
+import { capabilitiesFor, FormUser, serveCommands, wire } from "./driver_loop.mjs";
 
 const MODERN_ERA = "2026-07-28";
 const [url] = process.argv.slice(2);
@@ -12,11 +12,19 @@ const { version } = JSON.parse(
 );
 
 let client = null;
+const user = new FormUser();
 
 await serveCommands({
-  async connect({ era }) {
-    const options = era === MODERN_ERA ? { versionNegotiation: { mode: { pin: MODERN_ERA } } } : {};
+  // `declares`: what the host says it can do (driver_loop.mjs, capabilitiesFor); a host that elicits answers with
+  // the answer each call names, in either era (2025-11-25: a request on the call's stream; 2026-07-28: the call's
+  // input_required result, which the client answers by calling again).
+  async connect({ era, declares = [] }) {
+    const options = { capabilities: capabilitiesFor(declares) };
+    if (era === MODERN_ERA) options.versionNegotiation = { mode: { pin: MODERN_ERA } };
     client = new Client({ name: "widget-mcp client matrix", version: "1.0.0" }, options);
+    if (declares.includes("elicitation")) {
+      client.setRequestHandler("elicitation/create", (request) => user.elicit(request));
+    }
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     return {
       library: "@modelcontextprotocol/client",
@@ -30,8 +38,10 @@ await serveCommands({
   async read_resource({ uri }) {
     return { contents: wire((await client.readResource({ uri })).contents) };
   },
-  async call_tool({ name, arguments: args }) {
-    return { result: wire(await client.callTool({ name, arguments: args })) };
+  // `answer`: what the user answers if the server asks during the call; `asked`: what it asked.
+  async call_tool({ name, arguments: args, answer }) {
+    user.expect(answer);
+    return { result: wire(await client.callTool({ name, arguments: args })), asked: user.asked };
   },
   async close() {
     await client.close();

@@ -33,3 +33,35 @@ export async function serveCommands(handlers) {
 export function wire(value) {
   return JSON.parse(JSON.stringify(value ?? null));
 }
+
+// The MCP Apps extension a host declares when it shows widgets (SEP-1865).
+const APPS_EXTENSION = "io.modelcontextprotocol/ui";
+const APP_MIME_TYPE = "text/html;profile=mcp-app";
+
+/** The client capabilities a host declares: `declares` names "elicitation" (it shows the server's forms as its own)
+ * and "apps" (it shows widgets). */
+export function capabilitiesFor(declares = []) {
+  const capabilities = {};
+  if (declares.includes("elicitation")) capabilities.elicitation = { form: {} };
+  if (declares.includes("apps")) capabilities.extensions = { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } };
+  return capabilities;
+}
+
+/** The user of a host that shows the server's forms: each call names the answer it gives (`expect`), and what the
+ * server asked during the call is kept (`asked`). Asked without an answer, it throws: the client then answers the
+ * server's request with an error, which the test sees. */
+export class FormUser {
+  asked = [];
+  answer = null;
+
+  expect(answer) {
+    this.asked = [];
+    this.answer = answer ?? null;
+  }
+
+  elicit(request) {
+    this.asked.push(wire(request.params));
+    if (!this.answer) throw new Error(`the test gave no answer to ${request.method}`);
+    return this.answer;
+  }
+}

@@ -2,7 +2,7 @@
 // driven over the line protocol (driver_loop.mjs). Usage: node sdk_v1.mjs <package> <MCP URL>; <package> is the
 // SDK's name or one of its older versions' aliases in package.json. v1 speaks only its own handshake revision.
 import { readFileSync } from "node:fs";
-import { serveCommands, wire } from "./driver_loop.mjs";
+import { capabilitiesFor, FormUser, serveCommands, wire } from "./driver_loop.mjs";
 
 const [pkg, url] = process.argv.slice(2);
 const { Client } = await import(`${pkg}/client/index.js`);
@@ -10,10 +10,18 @@ const { StreamableHTTPClientTransport } = await import(`${pkg}/client/streamable
 const { version } = JSON.parse(readFileSync(new URL(`./node_modules/${pkg}/package.json`, import.meta.url), "utf8"));
 
 let client = null;
+const user = new FormUser();
 
 await serveCommands({
-  async connect() {
-    client = new Client({ name: "widget-mcp client matrix", version: "1.0.0" });
+  // `declares`: what the host says it can do (driver_loop.mjs, capabilitiesFor); a host that elicits answers with
+  // the answer each call names.
+  async connect({ declares = [] }) {
+    const capabilities = capabilitiesFor(declares);
+    client = new Client({ name: "widget-mcp client matrix", version: "1.0.0" }, { capabilities });
+    if (declares.includes("elicitation")) {
+      const { ElicitRequestSchema } = await import(`${pkg}/types.js`);
+      client.setRequestHandler(ElicitRequestSchema, (request) => user.elicit(request));
+    }
     // The negotiated revision, read from the initialize result (older v1 versions keep it nowhere public).
     let negotiated = null;
     const request = client.request.bind(client);
@@ -32,8 +40,10 @@ await serveCommands({
   async read_resource({ uri }) {
     return { contents: wire((await client.readResource({ uri })).contents) };
   },
-  async call_tool({ name, arguments: args }) {
-    return { result: wire(await client.callTool({ name, arguments: args })) };
+  // `answer`: what the user answers if the server asks during the call; `asked`: what it asked.
+  async call_tool({ name, arguments: args, answer }) {
+    user.expect(answer);
+    return { result: wire(await client.callTool({ name, arguments: args })), asked: user.asked };
   },
   async close() {
     await client.close();

@@ -1,8 +1,11 @@
 """A DGUI form as a host shows it, in any client of the matrix: asked, answered wrongly (refused with the reason,
-as an error result with its sentence), then rightly, and read back."""
+as an error result with its sentence), then rightly, and read back. In a host that shows the server's forms as its
+own (elicitation) and no widget, the form is asked there and answered, declined, cancelled or refused; a host that
+shows widgets gets the widget's form even though it could elicit."""
 
 from __future__ import annotations
 
+from client_plan import output_schema, schema_errors
 from client_session import ClientSession
 
 QUESTION = {
@@ -13,6 +16,7 @@ QUESTION = {
     },
     "required": ["city", "nights"],
 }
+STAY = {"city": "Lisbon", "nights": 3}
 
 
 def play(client: ClientSession) -> None:
@@ -33,3 +37,48 @@ def play(client: ClientSession) -> None:
     assert (read.structured["type"], read.structured["data"]) == ("dgui_response", {"city": "Lisbon", "nights": 3})
 
     client.fails("ask_question", {"question": "not a form"}, "invalid_schema")
+
+
+def play_without_widgets(host: ClientSession) -> None:
+    ask = {"question": QUESTION, "title": "Your stay"}
+    answered = host.succeeds("ask_question", ask, answer={"action": "accept", "content": STAY})
+    # The host was asked the form itself, once, before anything was stored.
+    asked = [(a["requestedSchema"], "Your stay" in a["message"]) for a in answered.asked]
+    assert asked == [(QUESTION, True)], f"{answered.where}: the host was asked {answered.asked}"
+    form = answered.structured["formId"]
+    assert answered.structured["type"] == "dgui_form", answered.structured
+    # The answer arrives as submit_form would have answered it from the widget.
+    response = answered.meta["dgui_response"]
+    assert (response["type"], response["formId"], response["data"], response["complete"]) == (
+        "dgui_response",
+        form,
+        STAY,
+        True,
+    ), response
+    assert schema_errors(output_schema("submit_form"), response) == [], response
+    assert "Lisbon" in answered.text, answered.text
+    read = host.succeeds("get_form_response", {"formId": form})
+    assert (read.structured["type"], read.structured["data"]) == ("dgui_response", STAY), read.structured
+
+    for action, said in (("decline", "declined"), ("cancel", "cancelled")):
+        refused = host.succeeds("ask_question", ask, answer={"action": action})
+        assert len(refused.asked) == 1, f"{refused.where}: the host was asked {refused.asked}"
+        assert refused.structured["type"] == "dgui_form", refused.structured
+        assert "dgui_response" not in refused.meta, refused.meta
+        assert said in refused.text, refused.text
+        pending = host.succeeds("get_form_response", {"formId": refused.structured["formId"]})
+        assert pending.structured["type"] == "dgui_pending", pending.structured
+
+    # An answer the server's check refuses is refused as the widget's would be, naming the field.
+    wrong = {"action": "accept", "content": {**STAY, "nights": 0}}
+    refused_answer = host.fails("ask_question", ask, "invalid_answer", answer=wrong)
+    assert list(refused_answer.error.get("fields", {})) == ["nights"], refused_answer.error
+
+
+def play_with_widgets(host: ClientSession) -> None:
+    shown = host.succeeds("ask_question", {"question": QUESTION, "title": "Your stay"})
+    assert shown.asked == [], f"{shown.where}: a host that shows widgets was asked {shown.asked}"
+    assert shown.structured["type"] == "dgui_form", shown.structured
+    assert "dgui_response" not in shown.meta, shown.meta
+    pending = host.succeeds("get_form_response", {"formId": shown.structured["formId"]})
+    assert pending.structured["type"] == "dgui_pending", pending.structured

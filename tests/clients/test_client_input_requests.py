@@ -1,0 +1,47 @@
+"""The clients of the matrix that can play a host answering a tool's input requests (ClientSpec.answers_input),
+against the server with RESUMABLE_STREAMS on. In 2025-11-25 the server's requests reach them on the call's stream,
+which the server ends and they resume with GET and Last-Event-ID once they have POSTed their answers; in 2026-07-28
+they arrive in an `input_required` result. Whether the host shows widgets or not, and whatever its user answers,
+each tool's example call ends in a result that fits the tool's output schema (the TypeScript SDK v1 checks it in
+callTool too); then each app's scenarios for such hosts (scenarios/<app>.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from client_plan import example_arguments
+from client_scenarios import scenario, scenarios_with
+from client_session import DECLINE, ClientSession
+from served_tools import SERVED_TOOLS
+
+WITHOUT_WIDGETS = scenarios_with("play_without_widgets")
+WITH_WIDGETS = scenarios_with("play_with_widgets")
+
+
+@pytest.mark.parametrize("tool", SERVED_TOOLS)
+def test_a_host_without_widgets_that_declines_every_form_gets_each_tools_example_call_as_a_result_that_fits(
+    form_host: ClientSession, tool: str
+) -> None:
+    form_host.succeeds(tool, form_host.with_ids(tool, example_arguments(tool), DECLINE), DECLINE)
+
+
+@pytest.mark.parametrize("tool", SERVED_TOOLS)
+def test_a_host_with_widgets_that_declines_every_form_gets_each_tools_example_call_as_a_result_that_fits(
+    widget_host: ClientSession, tool: str
+) -> None:
+    widget_host.succeeds(tool, widget_host.with_ids(tool, example_arguments(tool), DECLINE), DECLINE)
+
+
+@pytest.mark.parametrize("path", WITHOUT_WIDGETS, ids=[path.stem for path in WITHOUT_WIDGETS])
+def test_a_host_without_widgets_plays_each_apps_scenario_with_its_own_forms(
+    form_host: ClientSession, path: Path
+) -> None:
+    scenario(path).play_without_widgets(form_host)
+
+
+@pytest.mark.parametrize("path", WITH_WIDGETS, ids=[path.stem for path in WITH_WIDGETS])
+def test_a_host_with_widgets_plays_each_apps_scenario_with_the_widgets_although_it_could_elicit(
+    widget_host: ClientSession, path: Path
+) -> None:
+    scenario(path).play_with_widgets(widget_host)
