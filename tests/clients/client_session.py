@@ -59,6 +59,11 @@ class Outcome:
         return asked
 
     @property
+    def resumed(self) -> int:
+        """How often the client resumed the call's stream (GET with Last-Event-ID) before it had the result."""
+        return int(self.answer.get("resumed") or 0)
+
+    @property
     def error(self) -> dict[str, Any]:
         """`_meta.error` ({code, message}), where widgets and programs read an error's code."""
         error = self.meta.get("error")

@@ -107,3 +107,6 @@ CLIENT_ERA_IDS = [f"{spec.key}-{era.replace('-', '_')}" for spec, era in CLIENT_
 # The (client, era) pairs that can play a host answering input requests, and their ids.
 ANSWERING_ERAS = tuple((spec, era) for spec, era in CLIENT_ERAS if era in spec.answers_input)
 ANSWERING_ERA_IDS = [f"{spec.key}-{era.replace('-', '_')}" for spec, era in ANSWERING_ERAS]
+# Those in the handshake era, where the questions come on the call's stream and the client resumes it.
+RESUMING_ERAS = tuple((spec, era) for spec, era in ANSWERING_ERAS if era == HANDSHAKE)
+RESUMING_ERA_IDS = [f"{spec.key}-{era.replace('-', '_')}" for spec, era in RESUMING_ERAS]

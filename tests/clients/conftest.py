@@ -9,7 +9,15 @@ from collections.abc import Iterator
 import pytest
 from client_driver import Driver
 from client_session import ClientSession
-from client_specs import ANSWERING_ERA_IDS, ANSWERING_ERAS, CLIENT_ERA_IDS, CLIENT_ERAS, ClientSpec
+from client_specs import (
+    ANSWERING_ERA_IDS,
+    ANSWERING_ERAS,
+    CLIENT_ERA_IDS,
+    CLIENT_ERAS,
+    RESUMING_ERA_IDS,
+    RESUMING_ERAS,
+    ClientSpec,
+)
 from widget_mcp.local.process import local_server
 
 
@@ -62,17 +70,31 @@ def answering_drivers(resumable_mcp_url: str) -> Iterator[dict[tuple[ClientSpec,
             driver.stop()
 
 
+def _answering(
+    request: pytest.FixtureRequest, drivers: dict[tuple[ClientSpec, str], Driver]
+) -> tuple[Driver, ClientSpec, str]:
+    spec: ClientSpec
+    spec, era = request.param
+    if not spec.needs.exists():
+        pytest.fail(f"{spec.name} is not installed ({spec.needs} is missing): run `make clients`", pytrace=False)
+    return drivers[spec, era], spec, era
+
+
 @pytest.fixture(scope="session", params=ANSWERING_ERAS, ids=ANSWERING_ERA_IDS)
 def answering(
     request: pytest.FixtureRequest, answering_drivers: dict[tuple[ClientSpec, str], Driver]
 ) -> tuple[Driver, ClientSpec, str]:
     """A driver that can play a host answering input requests (ClientSpec.answers_input), in one era, connected
     by each test as the host it needs."""
-    spec: ClientSpec
-    spec, era = request.param
-    if not spec.needs.exists():
-        pytest.fail(f"{spec.name} is not installed ({spec.needs} is missing): run `make clients`", pytrace=False)
-    return answering_drivers[spec, era], spec, era
+    return _answering(request, answering_drivers)
+
+
+@pytest.fixture(scope="session", params=RESUMING_ERAS, ids=RESUMING_ERA_IDS)
+def resuming(
+    request: pytest.FixtureRequest, answering_drivers: dict[tuple[ClientSpec, str], Driver]
+) -> tuple[Driver, ClientSpec, str]:
+    """The same, in the handshake era alone: the questions come on the call's stream, which the client resumes."""
+    return _answering(request, answering_drivers)
 
 
 def _host(answering: tuple[Driver, ClientSpec, str], declares: tuple[str, ...]) -> Iterator[ClientSession]:
@@ -86,6 +108,12 @@ def form_host(answering: tuple[Driver, ClientSpec, str]) -> Iterator[ClientSessi
     """A host that shows the server's forms as its own and no widget (it declares `elicitation`, not the MCP Apps
     extension): an IDE, a CLI."""
     yield from _host(answering, ("elicitation",))
+
+
+@pytest.fixture
+def resuming_form_host(resuming: tuple[Driver, ClientSpec, str]) -> Iterator[ClientSession]:
+    """A host that shows the server's forms and no widget, in the era where it resumes the call's stream."""
+    yield from _host(resuming, ("elicitation",))
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from served_tools import SERVED_TOOLS
 
 WITHOUT_WIDGETS = scenarios_with("play_without_widgets")
 WITH_WIDGETS = scenarios_with("play_with_widgets")
+ANSWERED_LATE = scenarios_with("play_answered_late")
 
 
 @pytest.mark.parametrize("tool", SERVED_TOOLS)
@@ -45,3 +46,10 @@ def test_a_host_with_widgets_plays_each_apps_scenario_with_the_widgets_although_
     widget_host: ClientSession, path: Path
 ) -> None:
     scenario(path).play_with_widgets(widget_host)
+
+
+@pytest.mark.parametrize("path", ANSWERED_LATE, ids=[path.stem for path in ANSWERED_LATE])
+def test_a_host_whose_user_answers_after_the_first_resumption_gets_the_result_on_a_later_one(
+    resuming_form_host: ClientSession, path: Path
+) -> None:
+    scenario(path).play_answered_late(resuming_form_host)

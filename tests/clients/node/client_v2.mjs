@@ -25,7 +25,7 @@ await serveCommands({
     if (declares.includes("elicitation")) {
       client.setRequestHandler("elicitation/create", (request) => user.elicit(request));
     }
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: user.fetch }));
     return {
       library: "@modelcontextprotocol/client",
       version,
@@ -38,10 +38,11 @@ await serveCommands({
   async read_resource({ uri }) {
     return { contents: wire((await client.readResource({ uri })).contents) };
   },
-  // `answer`: what the user answers if the server asks during the call; `asked`: what it asked.
+  // `answer`: what the user answers if the server asks during the call; `asked`: what it asked, `resumed`: how
+  // often the client resumed the call's stream (FormUser).
   async call_tool({ name, arguments: args, answer }) {
     user.expect(answer);
-    return { result: wire(await client.callTool({ name, arguments: args })), asked: user.asked };
+    return { result: wire(await client.callTool({ name, arguments: args })), asked: user.asked, resumed: user.resumed };
   },
   async close() {
     await client.close();

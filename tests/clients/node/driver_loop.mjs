@@ -48,20 +48,37 @@ export function capabilitiesFor(declares = []) {
 }
 
 /** The user of a host that shows the server's forms: each call names the answer it gives (`expect`), and what the
- * server asked during the call is kept (`asked`). Asked without an answer, it throws: the client then answers the
- * server's request with an error, which the test sees. */
+ * server asked during the call is kept (`asked`), with how often the client resumed the call's stream (`resumed`:
+ * GETs with Last-Event-ID, counted by `fetch`, the transport's). An answer with `afterResumptions: n` is given only
+ * once the client has resumed n times: a person who takes longer than the server's first `retry`. Asked without an
+ * answer, it throws: the client then answers the server's request with an error, which the test sees. */
 export class FormUser {
   asked = [];
   answer = null;
+  resumed = 0;
+  #waiting = [];
 
   expect(answer) {
     this.asked = [];
     this.answer = answer ?? null;
+    this.resumed = 0;
   }
 
-  elicit(request) {
+  fetch = (url, init) => {
+    if ((init?.method ?? "GET") === "GET" && new Headers(init?.headers).has("last-event-id")) {
+      this.resumed += 1;
+      this.#waiting = this.#waiting.filter(({ count, resolve }) => (count <= this.resumed ? resolve() : true));
+    }
+    return fetch(url, init);
+  };
+
+  async elicit(request) {
     this.asked.push(wire(request.params));
     if (!this.answer) throw new Error(`the test gave no answer to ${request.method}`);
-    return this.answer;
+    const { afterResumptions = 0, ...answer } = this.answer;
+    if (this.resumed < afterResumptions) {
+      await new Promise((resolve) => this.#waiting.push({ count: afterResumptions, resolve }));
+    }
+    return answer;
   }
 }

@@ -30,7 +30,7 @@ await serveCommands({
       if (req.method === "initialize") negotiated = result.protocolVersion;
       return result;
     };
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: user.fetch }));
     return { library: "@modelcontextprotocol/sdk", version, protocolVersion: negotiated };
   },
   // Hosts list the tools first; v1's callTool validates results against the outputSchemas this caches.
@@ -40,10 +40,11 @@ await serveCommands({
   async read_resource({ uri }) {
     return { contents: wire((await client.readResource({ uri })).contents) };
   },
-  // `answer`: what the user answers if the server asks during the call; `asked`: what it asked.
+  // `answer`: what the user answers if the server asks during the call; `asked`: what it asked, `resumed`: how
+  // often the client resumed the call's stream (FormUser).
   async call_tool({ name, arguments: args, answer }) {
     user.expect(answer);
-    return { result: wire(await client.callTool({ name, arguments: args })), asked: user.asked };
+    return { result: wire(await client.callTool({ name, arguments: args })), asked: user.asked, resumed: user.resumed };
   },
   async close() {
     await client.close();

@@ -75,6 +75,15 @@ def play_without_widgets(host: ClientSession) -> None:
     assert list(refused_answer.error.get("fields", {})) == ["nights"], refused_answer.error
 
 
+def play_answered_late(host: ClientSession) -> None:
+    """A person who takes longer than the `retry` the server first gave: the client's first resumption finds no
+    answer and is told to come back; a later one gets the result."""
+    late = {"action": "accept", "content": STAY, "afterResumptions": 1}
+    answered = host.succeeds("ask_question", {"question": QUESTION, "title": "Your stay"}, answer=late)
+    assert answered.resumed >= 2, f"{answered.where}: the client resumed the stream {answered.resumed} time(s)"
+    assert answered.meta["dgui_response"]["data"] == STAY, answered.meta
+
+
 def play_with_widgets(host: ClientSession) -> None:
     shown = host.succeeds("ask_question", {"question": QUESTION, "title": "Your stay"})
     assert shown.asked == [], f"{shown.where}: a host that shows widgets was asked {shown.asked}"
