@@ -1,11 +1,13 @@
 """A small app that asks its user mid-call and reports progress, as README's "Ask the client mid-call" shows it:
-the input-request, progress and logging tests run it outside the conformance app."""
+the input-request, progress and logging tests run it outside the conformance app. Its departures board is a
+resource clients may subscribe to (with RESUMABLE_STREAMS), which `delay_trains` changes."""
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import anyio
 from pydantic import BaseModel, ConfigDict, Field
@@ -98,6 +100,43 @@ def check_in(args: Trip, call: ToolCall) -> ToolResult:
     return ToolResult(structured=booking, narration=f"{traveller.name} checked in.")
 
 
+DELAYS: dict[str, int] = {}
+
+
+@book.resource_template(
+    uri_template="trip://departures/{city}",
+    name="departures",
+    title="Departures",
+    description="The departures board of a city's station: its delay in minutes.",
+    mime_type="text/plain",
+    subscribable=True,
+)
+def departures(city: str) -> str:
+    return f"{city}: trains {DELAYS.get(city, 0)} min late"
+
+
+class Delay(BaseModel):
+    city: str = Field(max_length=80)
+    minutes: int = Field(ge=0, le=600)
+
+
+@book.tool(
+    name="delay_trains",
+    title="Delay trains",
+    description="Sets the delay on a city's departures board, and tells its subscribers.",
+    output=Delay,
+    read_only=False,
+    destructive=False,
+    open_world=False,
+    invoking="Delaying…",
+    invoked="Delayed",
+)
+def delay_trains(args: Delay, call: ToolCall) -> ToolResult:
+    DELAYS[args.city] = args.minutes
+    call.resource_updated(f"trip://departures/{args.city}")
+    return ToolResult(structured=args, narration=f"Trains in {args.city} are {args.minutes} min late.")
+
+
 class Steps(BaseModel):
     model_config = ConfigDict(extra="forbid")
     steps: int = Field(default=3, ge=1, le=10)
@@ -178,6 +217,17 @@ def trip_settings(**overrides: object) -> Settings:
     return Settings(**values)  # type: ignore[arg-type]
 
 
+@contextmanager
+def served_trips(settings: Settings) -> Iterator[str]:
+    """The app over loopback HTTP (uvicorn, as `make dev` serves it): its base URL."""
+    from servers import serve
+    from widget_mcp.app import create_app
+
+    endpoint = trip_endpoint(settings, concurrent=True)
+    with serve(create_app(endpoint, max_body_bytes=settings.max_body_bytes, tool_count=len(book.tools))) as url:
+        yield url
+
+
 def trip_endpoint(
     settings: Settings,
     *,
@@ -192,12 +242,13 @@ def trip_endpoint(
     from widget_mcp.wiring import streams_for
 
     runtime = build_runtime(settings, [book], sync_in_thread=concurrent, observer=observer)
-    streams = streams_for(settings, store or InMemoryDocumentStore(), runtime, clock=clock or time.time)
+    streams, subscriptions = streams_for(settings, store or InMemoryDocumentStore(), runtime, clock=clock or time.time)
     return McpEndpoint(
-        build_server(runtime),
+        build_server(runtime, subscriptions=subscriptions),
         allowed_hosts=HostAllowlist(settings.allowed_hosts),
         max_body_bytes=settings.max_body_bytes,
         max_json_depth=settings.max_json_depth,
         inline_tools=runtime.runs_inline,
         streams=streams,
+        subscriptions=subscriptions,
     )

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from mcp.server._otel import OpenTelemetryMiddleware
 from mcp.server.caching import CacheHint
 from mcp.server.context import ServerRequestContext
@@ -16,12 +17,15 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import (
     CLIENT_CAPABILITIES_META_KEY,
     INVALID_PARAMS,
+    INVALID_REQUEST,
     CallToolRequestParams,
     CompleteRequestParams,
     GetPromptRequestParams,
     PaginatedRequestParams,
     ReadResourceRequestParams,
     SetLevelRequestParams,
+    SubscribeRequestParams,
+    UnsubscribeRequestParams,
 )
 from mcp_types.methods import CacheableMethod
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -42,6 +46,7 @@ from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook
 from widget_mcp.toolkit.widgets import APP_MIME_TYPE
 from widget_mcp.transport.endpoint import RequestInfo
 from widget_mcp.transport.resumption import SuspendCall
+from widget_mcp.transport.subscriptions import Subscriptions, TooManySubscriptions
 from widget_mcp.wire_extras import WireExtras
 
 logger = logging.getLogger(__name__)
@@ -147,8 +152,13 @@ def input_responses(responses: Mapping[str, Any] | None) -> dict[str, Any] | Non
     return {k: v.model_dump(mode="json", by_alias=True, exclude_none=True) for k, v in responses.items()}
 
 
-def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[Any]:
-    """A stateless server: every handler reads only the runtime (built once) and its own request."""
+def build_server(
+    runtime: ToolRuntime, *, name: str = "widget-mcp", subscriptions: Subscriptions | None = None
+) -> Server[Any]:
+    """A stateless server: every handler reads only the runtime (built once) and its own request.
+
+    `subscriptions`: offer `resources/subscribe` (MCP 2025-11-25, with RESUMABLE_STREAMS) when an app declares a
+    subscribable resource."""
     catalog = runtime.catalog
 
     async def list_tools(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> dict[str, Any]:
@@ -236,6 +246,33 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
         except CatalogError as exc:
             raise _catalog_error(exc, ctx.protocol_version) from None
 
+    def session_of(ctx: ServerRequestContext[Any], uri: str) -> str:
+        info = ctx.request if isinstance(ctx.request, RequestInfo) else None
+        if info is None or info.session_id is None:
+            message = (
+                "Subscriptions belong to a session: initialize with protocol version 2025-11-25 and send the "
+                "Mcp-Session-Id it gave"
+            )
+            raise MCPError(code=INVALID_REQUEST, message=message)
+        if not catalog.subscribable(uri):
+            raise MCPError(code=INVALID_PARAMS, message=f"No changes of {uri} are notified here", data={"uri": uri})
+        return info.session_id
+
+    async def subscribe(ctx: ServerRequestContext[Any], params: SubscribeRequestParams) -> dict[str, Any]:
+        assert subscriptions is not None
+        uri = str(params.uri)
+        try:
+            await anyio.to_thread.run_sync(subscriptions.subscribe, session_of(ctx, uri), uri)
+        except TooManySubscriptions as full:
+            raise MCPError(code=INVALID_PARAMS, message=str(full), data={"uri": uri}) from None
+        return {}
+
+    async def unsubscribe(ctx: ServerRequestContext[Any], params: UnsubscribeRequestParams) -> dict[str, Any]:
+        assert subscriptions is not None
+        uri = str(params.uri)
+        await anyio.to_thread.run_sync(subscriptions.unsubscribe, session_of(ctx, uri), uri)
+        return {}
+
     # Prompts and completion are offered (and so advertised) only when an app declares some.
     async def set_log_level(ctx: ServerRequestContext[Any], params: SetLevelRequestParams) -> dict[str, Any]:
         # The 2025-11-25 handshake's logging/setLevel, accepted: a stateless server cannot keep the level for the
@@ -268,6 +305,9 @@ def build_server(runtime: ToolRuntime, *, name: str = "widget-mcp") -> Server[An
 
         register_task_methods(server, runtime, runtime.tasks)
     server.add_request_handler("logging/setLevel", SetLevelRequestParams, set_log_level)
+    if subscriptions is not None and catalog.offers_subscriptions:  # then `resources.subscribe` is advertised
+        server.add_request_handler("resources/subscribe", SubscribeRequestParams, subscribe)
+        server.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, unsubscribe)
     if not opentelemetry_configured():
         # The SDK wraps every request in an OpenTelemetry span; with no tracer provider installed, that is
         # a no-op span that still costs each call its attributes, context and scope.

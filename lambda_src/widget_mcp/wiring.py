@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from widget_mcp.task_invokers import LambdaInvoker, LocalInvoker
     from widget_mcp.toolkit.task_service import TaskService
     from widget_mcp.transport.resumption import Streams
+    from widget_mcp.transport.subscriptions import Subscriptions
 
 
 @dataclass(frozen=True)
@@ -134,8 +135,9 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
         sign_in = build_sign_in(settings, runtime.protected_tools())
     # Read from AWS when the first host token arrives (HOST_TOKEN_SECRET_ARN), never at cold start.
     host_secret = secret_source(settings.host_token_secret, settings.host_token_secret_arn)
+    streams, subscriptions = streams_for(settings, store, runtime)
     endpoint = McpEndpoint(
-        build_server(runtime),
+        build_server(runtime, subscriptions=subscriptions),
         allowed_hosts=HostAllowlist(settings.allowed_hosts),
         max_body_bytes=settings.max_body_bytes,
         max_json_depth=settings.max_json_depth,
@@ -150,7 +152,8 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
             sign_in=sign_in is not None,
         ),
         trusted_proxy_hops=settings.trusted_proxy_hops,
-        streams=streams_for(settings, store, runtime),
+        streams=streams,
+        subscriptions=subscriptions,
     )
     warm_ups = tuple(b.warm_up for b in books if b.warm_up is not None and b.warm_up[0] in runtime.tools)
     return Core(settings, obs, runtime, endpoint, store, sign_in, calls, warm_ups, tasks, task_invoker)
@@ -158,20 +161,26 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
 
 def streams_for(
     settings: Settings, store: DocumentStore, runtime: ToolRuntime, *, clock: Callable[[], float] = time.time
-) -> Streams | None:
-    """Resumable streams for 2025-11-25 clients' input requests, when RESUMABLE_STREAMS is on; signed with the
-    requestState key."""
+) -> tuple[Streams | None, Subscriptions | None]:
+    """Resumable streams for 2025-11-25 clients' input requests, when RESUMABLE_STREAMS is on (signed with the
+    requestState key); and, when an app declares a subscribable resource, the subscriptions to it, which the
+    runtime's `call.resource_updated` then reaches."""
     if not settings.resumable_streams:
-        return None
+        return None, None
     from widget_mcp.transport.resumption import Streams
+    from widget_mcp.transport.subscriptions import Subscriptions
 
-    return Streams(
+    streams = Streams(
         store,
         runtime.request_states.sign,
         ttl_seconds=settings.request_state_ttl_seconds,
         work_seconds=settings.task_work_seconds,
         clock=clock,
     )
+    if not runtime.catalog.offers_subscriptions:
+        return streams, None
+    subscriptions = runtime.changes = Subscriptions(store, clock)
+    return streams, subscriptions
 
 
 def task_invoker_for(tasks: TaskService) -> LocalInvoker | LambdaInvoker:

@@ -19,11 +19,9 @@ from mcp_types import (
     LoggingMessageNotificationParams,
     TextContent,
 )
-from servers import serve
-from widget_mcp.app import create_app
 from widget_mcp.server import build_runtime, build_server
 
-from tests.trip_book import GO, book, trip_endpoint, trip_settings
+from tests.trip_book import GO, book, served_trips, trip_endpoint, trip_settings
 
 MODERN_HEADERS = {
     "host": "127.0.0.1:9",
@@ -53,9 +51,7 @@ class Answers:
 
 @pytest.fixture
 def base_url() -> Iterator[str]:
-    settings = trip_settings()
-    endpoint = trip_endpoint(settings, concurrent=True)
-    with serve(create_app(endpoint, max_body_bytes=settings.max_body_bytes, tool_count=len(book.tools))) as url:
+    with served_trips(trip_settings()) as url:
         yield url
 
 

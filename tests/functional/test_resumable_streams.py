@@ -12,15 +12,13 @@ from typing import Any
 
 import pytest
 from mcp import Client
-from servers import serve
-from widget_mcp.app import create_app
 from widget_mcp.storage.documents import Document
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit.call import ToolCall
 from widget_mcp.transport.endpoint import HttpReply, McpEndpoint
 
 from tests.functional.test_input_requests_over_http import Answers
-from tests.trip_book import book, trip_endpoint, trip_settings
+from tests.trip_book import served_trips, trip_endpoint, trip_settings
 
 HOST = "127.0.0.1:9"
 HEADERS = {
@@ -66,9 +64,7 @@ class Clock:
 
 @pytest.fixture
 def base_url() -> Iterator[str]:
-    settings = trip_settings(resumable_streams=True)
-    endpoint = trip_endpoint(settings, concurrent=True)
-    with serve(create_app(endpoint, max_body_bytes=settings.max_body_bytes, tool_count=len(book.tools))) as url:
+    with served_trips(trip_settings(resumable_streams=True)) as url:
         yield url
 
 

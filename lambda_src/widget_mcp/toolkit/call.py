@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, Protocol, overload
 
 from widget_mcp.toolkit.inputs import (
     Answer,
@@ -55,6 +55,12 @@ class _Source:
 
     def __set__(self, call: ToolCall, value: str | SourceLookup | None) -> None:
         call.__dict__["_source"] = value
+
+
+class ResourceChanges(Protocol):
+    """Where `ToolCall.resource_updated` goes: the sessions subscribed to a resource (transport/subscriptions.py)."""
+
+    def updated(self, uri: str) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -175,6 +181,8 @@ class ToolCall(Asking):
     tasks: TaskLauncher | None = None
     # The task this call runs as (in the invocation that does a task's work); None in a request.
     task: TaskRef | None = None
+    # The subscriptions to resources (RESUMABLE_STREAMS, an app with a subscribable resource); None: there are none.
+    changes: ResourceChanges | None = None
     _admitted: bool = field(default=False, init=False, repr=False)
 
     @property
@@ -207,6 +215,13 @@ class ToolCall(Asking):
             from widget_mcp.toolkit.tasks import Backgrounded
 
             raise Backgrounded()
+
+    def resource_updated(self, uri: str) -> None:
+        """Say that the resource at `uri` (one an app declared `subscribable`) changed: every session subscribed to
+        it gets `notifications/resources/updated` on its stream, and reads it anew. Without subscribers (or without
+        RESUMABLE_STREAMS, which subscriptions need) nothing is sent. Call it after the change is stored."""
+        if self.changes is not None:
+            self.changes.updated(uri)
 
     def cancelled(self) -> bool:
         """Whether the client cancelled the task this call runs as (one read of its record): long work may check

@@ -48,8 +48,22 @@ class Catalog:
         )
 
     def is_fixed(self, uri: object) -> bool:
-        """Whether `uri` is a fixed resource's: its answer stays the same while the process lives."""
-        return isinstance(uri, str) and uri in self.resources
+        """Whether `uri` is a fixed resource's that no one says changes: its answer stays the same while the
+        process lives."""
+        return isinstance(uri, str) and uri in self.resources and not self.resources[uri].subscribable
+
+    @property
+    def offers_subscriptions(self) -> bool:
+        return any(r.subscribable for r in self.resources.values()) or any(
+            t.subscribable for t in self.templates.values()
+        )
+
+    def subscribable(self, uri: str) -> bool:
+        """Whether clients may subscribe to `uri`: a subscribable resource's, or one a subscribable template names."""
+        resource = self.resources.get(uri)
+        if resource is not None:
+            return resource.subscribable
+        return any(t.subscribable and t.match(uri) is not None for t in self.templates.values())
 
     async def get_prompt(
         self, name: str, arguments: Mapping[str, str] | None, call: PromptCall | None = None
@@ -64,7 +78,8 @@ class Catalog:
         """The `resources/read` result, with its caching hint; CatalogError `not_found` when nothing is there."""
         resource = self.resources.get(uri)
         if resource is not None:
-            contents, ttl, scope = await resource.read(), FIXED_TTL_MS, "public"
+            contents, scope = await resource.read(), "public"
+            ttl = TEMPLATE_TTL_MS if resource.subscribable else FIXED_TTL_MS
         else:
             contents, ttl, scope = None, TEMPLATE_TTL_MS, "private"
             for template in self.templates.values():

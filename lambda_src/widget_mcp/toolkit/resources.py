@@ -60,6 +60,8 @@ class ResourceSpec:
     description: str
     mime_type: str
     handler: ResourceHandler
+    # Clients may subscribe to it, and tools say when it changed (`call.resource_updated`); its answer is not kept.
+    subscribable: bool = False
     is_async: bool = field(init=False)
 
     def __post_init__(self) -> None:
@@ -91,6 +93,7 @@ class ResourceTemplateSpec:
     mime_type: str
     handler: ResourceHandler
     complete: Mapping[str, Completer] = field(default_factory=dict)
+    subscribable: bool = False
     variables: tuple[str, ...] = field(init=False)
     is_async: bool = field(init=False)
     _pattern: re.Pattern[str] = field(init=False, repr=False)

@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from widget_mcp.storage.documents import StoreUnavailable
 from widget_mcp.toolkit.bundles import BundleManifest
-from widget_mcp.toolkit.call import CallerClient, Notify, PromptCall, SourceLookup, ToolCall
+from widget_mcp.toolkit.call import CallerClient, Notify, PromptCall, ResourceChanges, SourceLookup, ToolCall
 from widget_mcp.toolkit.catalog import Catalog
 from widget_mcp.toolkit.errors import DeclarationError, ToolError
 from widget_mcp.toolkit.failures import INTERNAL_ERROR_CODE, InvalidArguments, error_result
@@ -78,6 +78,8 @@ class ToolRuntime:
         self.request_states = request_states or RequestStates(_process_key, ttl_seconds=600)
         # Stores and starts the calls that go to the background (tasks.py); None: no call becomes a task.
         self.tasks = tasks
+        # Where `call.resource_updated` goes (the wiring sets it when subscriptions are offered); None: nowhere.
+        self.changes: ResourceChanges | None = None
         books = list(books)
         self.limiter = limiter
         self.tools: dict[str, ToolSpec] = {}
@@ -198,6 +200,7 @@ class ToolRuntime:
             client=client or CallerClient(),
             answers=answers,
             notify=notify,
+            changes=self.changes,
         )
         if spec.task_support != "forbidden":
             if self.tasks is not None and call.client.declares_extension(TASKS_EXTENSION):

@@ -327,16 +327,18 @@ class ToolBook:
         return register
 
     def resource(
-        self, *, uri: str, name: str, title: str, description: str, mime_type: str
+        self, *, uri: str, name: str, title: str, description: str, mime_type: str, subscribable: bool = False
     ) -> Callable[[ResourceHandler], ResourceHandler]:
         """Declare a resource at a fixed URI, read by a function without parameters that returns `str` (text) or
-        `bytes` (binary). Its answer is kept for the life of the process, like the lists."""
+        `bytes` (binary). Its answer is kept for the life of the process, like the lists, unless it is
+        `subscribable`: then clients may subscribe to it (with RESUMABLE_STREAMS) and a tool that changes it says so
+        with `call.resource_updated(uri)`."""
         from widget_mcp.toolkit.resources import ResourceSpec
 
         def register(fn: ResourceHandler) -> ResourceHandler:
             if uri in self.resources:
                 raise DeclarationError(uri, "declared twice")
-            self.resources[uri] = ResourceSpec(uri, name, title, description, mime_type, fn)
+            self.resources[uri] = ResourceSpec(uri, name, title, description, mime_type, fn, subscribable)
             return fn
 
         return register
@@ -350,15 +352,19 @@ class ToolBook:
         description: str,
         mime_type: str,
         complete: Mapping[str, Completer] | None = None,
+        subscribable: bool = False,
     ) -> Callable[[ResourceHandler], ResourceHandler]:
         """Declare resources named by a URI template (`notes://{topic}`): the function takes the variables as
-        parameters and returns `str`, `bytes`, or None when there is no such resource."""
+        parameters and returns `str`, `bytes`, or None when there is no such resource. `subscribable`: as for
+        `resource`, for every URI the template names."""
         from widget_mcp.toolkit.resources import ResourceTemplateSpec
 
         def register(fn: ResourceHandler) -> ResourceHandler:
             if uri_template in self.resource_templates:
                 raise DeclarationError(uri_template, "declared twice")
-            spec = ResourceTemplateSpec(uri_template, name, title, description, mime_type, fn, dict(complete or {}))
+            spec = ResourceTemplateSpec(
+                uri_template, name, title, description, mime_type, fn, dict(complete or {}), subscribable
+            )
             self.resource_templates[uri_template] = spec
             return fn
 

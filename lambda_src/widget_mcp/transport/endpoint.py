@@ -76,10 +76,21 @@ from widget_mcp.transport.guards import (
 )
 from widget_mcp.transport.host_identity import OPAQUE_ORIGIN, HostIdentity, HostRefusal
 from widget_mcp.transport.inline_call import Suspended, run_inline
-from widget_mcp.transport.resumption import RESUMING_VERSION, EventId, Resuming, Session, Streams, SuspendCall
+from widget_mcp.transport.resumption import (
+    RESUMING_VERSION,
+    EventId,
+    ListenEvent,
+    Resuming,
+    Session,
+    Streams,
+    SuspendCall,
+)
+from widget_mcp.transport.subscriptions import Subscriptions
 
 logger = logging.getLogger(__name__)
 
+# The 2025-11-25 requests that need the client's session (with RESUMABLE_STREAMS): its subscriptions are kept by it.
+SESSION_METHODS = frozenset({"resources/subscribe", "resources/unsubscribe"})
 # The tasks extension's requests, which name their task in `Mcp-Name` as tools/call names its tool.
 TASK_METHODS = frozenset({"tasks/get", "tasks/update", "tasks/cancel"})
 
@@ -119,6 +130,8 @@ class RequestInfo:
     # A 2025-11-25 client's capabilities, from its signed session (resumption.py), when the call's stream can
     # carry its input requests; None otherwise (then those clients declare none a stateless server knows of).
     session_capabilities: Mapping[str, Any] | None = None
+    # The 2025-11-25 client's verified session (its nonce), when RESUMABLE_STREAMS is on; None otherwise.
+    session_id: str | None = None
 
     @property
     def source(self) -> str | None:
@@ -235,6 +248,7 @@ class McpEndpoint:
         fixed_resource: Callable[[object], bool] | None = None,
         trusted_proxy_hops: int = 0,
         streams: Streams | None = None,
+        subscriptions: Subscriptions | None = None,
     ) -> None:
         """`answer_cache`: answer the read-only methods from the server's earlier answers (answer_cache.py); the
         server's answers to them must then stay the same while the process lives. `fixed_resource(uri)`: whether
@@ -250,8 +264,10 @@ class McpEndpoint:
         header is never read, the connection's peer is the caller).
 
         `streams`: resume 2025-11-25 calls that ask for input (resumption.py): GET with a `Last-Event-ID` this server
-        issued is then served; every other GET is 405 either way."""
+        issued is then served; every other GET is 405 either way. `subscriptions` (with `streams`): a session's
+        standalone stream, GET with its `Mcp-Session-Id`, delivers the changes of the resources it subscribed to."""
         self._streams = streams
+        self._subscriptions = subscriptions if streams is not None else None
         self._proxy_hops = trusted_proxy_hops
         self._server = server
         self._inline_tools = inline_tools
@@ -340,7 +356,7 @@ class McpEndpoint:
         peer: str | None,
         live: LiveStream | None = None,
     ) -> HttpReply | Pending:
-        resumes = method == "GET" and self._streams is not None and "last-event-id" in headers
+        resumes = method == "GET" and self._serves_get(headers)
         if method not in ("POST", "OPTIONS") and not resumes:
             return _not_allowed()
         if not self._hosts.allows(headers.get("host")):
@@ -359,7 +375,7 @@ class McpEndpoint:
                 return _not_allowed()
             return HttpReply(204, b"", CorsPolicy.PREFLIGHT_HEADERS)  # `begin` adds the origin
         if resumes:
-            return self._resume(headers, request_id, peer)
+            return self._get(headers, request_id, peer)
         if len(body) > self._max_body:
             return self._too_large()
         if media_type(headers, "content-type") != "application/json":
@@ -439,21 +455,50 @@ class McpEndpoint:
             return HttpReply(503, b"", (("retry-after", "1"),))
         return _accepted()
 
-    async def _resume(self, headers: Mapping[str, str], http_request_id: str | None, peer: str | None) -> HttpReply:
-        """GET with `Last-Event-ID`: the next part of a kept call's stream (resumption.py)."""
+    def _serves_get(self, headers: Mapping[str, str]) -> bool:
+        """Whether a GET may be something this endpoint serves: a resumed stream, or a session's standalone one."""
+        if self._streams is None:
+            return False
+        return "last-event-id" in headers or (self._subscriptions is not None and "mcp-session-id" in headers)
+
+    async def _get(self, headers: Mapping[str, str], http_request_id: str | None, peer: str | None) -> HttpReply:
+        """GET: the next part of a kept call's stream, or of a session's standalone stream; else 405."""
         streams = self._streams
         assert streams is not None
-        event = streams.event(headers.get("last-event-id"))
-        if event is None:
-            return _not_allowed()
         session = streams.session(headers.get("mcp-session-id"))
-        try:
-            return await self._resume_call(streams, event, session, headers, http_request_id, peer)
-        except StoreError as exc:
-            logger.error("a kept call could not be resumed: %s", exc)
-            return HttpReply(200, streams.priming(replace(event, poll=event.poll + 1)), EVENT_STREAM_HEADERS)
+        last = headers.get("last-event-id")
+        event = streams.event(last)
+        if event is not None:
+            try:
+                return await self._resume(streams, event, session, headers, http_request_id, peer)
+            except StoreError as exc:  # the client polls again, as it would while waiting
+                logger.error("a kept call could not be resumed: %s", exc)
+                return HttpReply(200, streams.priming(replace(event, poll=event.poll + 1)), EVENT_STREAM_HEADERS)
+        if self._subscriptions is None or session is None:
+            return _not_allowed()
+        if last is None:  # a new stream: every change left since the session subscribed
+            since = ListenEvent(session.nonce, 0)
+        else:
+            listened = streams.listening(last)
+            if listened is None or listened.session != session.nonce:
+                return _not_allowed()
+            since = listened
+        return await self._listen(streams, self._subscriptions, since)
 
-    async def _resume_call(
+    async def _listen(self, streams: Streams, subscriptions: Subscriptions, since: ListenEvent) -> HttpReply:
+        """A session's standalone stream, polled: the resources changed since the last poll, then the end."""
+        try:
+            changed, cursor = await anyio.to_thread.run_sync(subscriptions.changes, since.session, since.since_ms)
+        except StoreError as exc:
+            logger.error("a session's resource changes could not be read: %s", exc)
+            changed, cursor = [], since.since_ms
+        frames = [streams.listen_priming(replace(since, since_ms=cursor))]
+        for uri in changed:
+            notification = {"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": uri}}
+            frames.append(sse_frame(json.dumps(notification, separators=(",", ":")).encode()))
+        return HttpReply(200, b"".join(frames), EVENT_STREAM_HEADERS)
+
+    async def _resume(
         self,
         streams: Streams,
         event: EventId,
@@ -462,6 +507,8 @@ class McpEndpoint:
         http_request_id: str | None,
         peer: str | None,
     ) -> HttpReply:
+        """GET with a kept call's `Last-Event-ID`: the next part of its stream (resumption.py)."""
+
         def stream(body: bytes) -> HttpReply:
             return HttpReply(200, body, EVENT_STREAM_HEADERS)
 
@@ -646,7 +693,8 @@ class McpEndpoint:
         else:
             version = header_version or DEFAULT_NEGOTIATED_VERSION
             session = None
-            if self._streams is not None and events is not None and version == RESUMING_VERSION:
+            needs_session = events is not None or method in SESSION_METHODS
+            if self._streams is not None and needs_session and version == RESUMING_VERSION:
                 session = self._streams.session(headers.get("mcp-session-id"))
             exchange = _Exchange(
                 rid,
@@ -737,7 +785,12 @@ class McpEndpoint:
                     host_subject=host_subject,
                     locate_source=DeferredAddress(exchange.peer, exchange.headers, self._proxy_hops),
                     events=exchange.events,
-                    session_capabilities=exchange.session.capabilities if exchange.session is not None else None,
+                    session_capabilities=(
+                        exchange.session.capabilities
+                        if exchange.session is not None and exchange.events is not None
+                        else None
+                    ),
+                    session_id=exchange.session.nonce if exchange.session is not None else None,
                 )
             ),
         )

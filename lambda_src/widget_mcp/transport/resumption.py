@@ -38,6 +38,8 @@ KEPT_CAPABILITIES = ("elicitation", "sampling", "roots")
 APPS_EXTENSION = "io.modelcontextprotocol/ui"
 STREAM, ANSWER = "stream", "stream_answer"
 FIRST_RETRY_MS, LONGEST_RETRY_MS = 500, 5_000
+# How often a session's standalone stream (resource changes, subscriptions.py) is polled.
+LISTEN_RETRY_MS = 10_000
 # The most answers one round may wait for (one item each): more keys than that is a handler's bug.
 MAX_REQUESTS_PER_ROUND = 16
 _SESSION_PREFIX = "s1."
@@ -70,6 +72,14 @@ class EventId:
     round: int
     poll: int
     rid: str | int
+
+
+@dataclass(frozen=True, slots=True)
+class ListenEvent:
+    """A session's standalone stream: the changes after `since_ms` are still to be delivered."""
+
+    session: str
+    since_ms: int
 
 
 @dataclass(slots=True)
@@ -164,6 +174,25 @@ class Streams:
         except (ValueError, TypeError, binascii.Error):
             return None
         return EventId(stream_id, round_, poll, rid)
+
+    def listen_priming(self, event: ListenEvent) -> bytes:
+        """The event that opens each reply of a session's standalone stream."""
+        body = _b64(json.dumps([event.session, event.since_ms], separators=(",", ":")).encode())
+        event_id = f"{body}.{self._sign('listen-event', body)}"
+        return f"id: {event_id}\nretry: {LISTEN_RETRY_MS}\ndata: \n\n".encode()
+
+    def listening(self, header: str | None) -> ListenEvent | None:
+        """The standalone stream a `Last-Event-ID` names, if this server issued it."""
+        if not header or len(header) > 1024:
+            return None
+        body, _, mac = header.partition(".")
+        if not secrets.compare_digest(mac, self._sign("listen-event", body)):
+            return None
+        try:
+            session, since_ms = json.loads(_unb64(body))
+        except (ValueError, TypeError, binascii.Error):
+            return None
+        return ListenEvent(session, since_ms)
 
     def priming(self, event: EventId) -> bytes:
         """The event that opens every reply of a stream: its id (the client's `Last-Event-ID`) and `retry`."""

@@ -41,3 +41,15 @@ def static_binary() -> bytes:
 )
 def template_data(id: str) -> str:
     return json.dumps({"id": id, "templateTest": True, "data": f"Data for ID: {id}"}, separators=(",", ":"))
+
+
+@book.resource(
+    uri="test://watched-resource",
+    name="watched-resource",
+    title="Watched resource",
+    description="A resource clients may subscribe to (conformance: resources-subscribe, resources-unsubscribe).",
+    mime_type="text/plain",
+    subscribable=True,
+)
+def watched_resource() -> str:
+    return "A resource whose changes subscribers are told of."

@@ -1,0 +1,109 @@
+"""Resource subscriptions for MCP 2025-11-25 clients, kept in the state table (with RESUMABLE_STREAMS).
+
+A client subscribes to a resource an app declared `subscribable`; a tool that changes it says so with
+`call.resource_updated(uri)`, which leaves a change for every session subscribed to it; the session's standalone
+event stream (GET /mcp with its `Mcp-Session-Id`, then with `Last-Event-ID`) delivers each change as
+`notifications/resources/updated`. That stream is polled (SEP-1699): each GET answers what changed since the last
+one and ends, so no connection stays open on Lambda.
+
+Items: `watch/<uri digest>` holds one subscription per session (`<session>.<uri digest>`: the sessions a change
+goes to, in one query);
+`inbox/<session>` one change per URI, the newest (a resource that changed twice before the next poll is reported
+once, as the spec allows: the client reads the resource anew either way). Both expire: a subscription a day after
+it was made (subscribe again to keep it), a change an hour after it was left.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import time
+from collections.abc import Callable
+
+from widget_mcp.storage.documents import AlreadyExists, Document, DocumentStore, QuotaFull, VersionConflict
+
+SUBSCRIPTION, CHANGE = "subscription", "resource_change"
+# How many resources one session may follow at once: each is an item, and each change fans out to its subscribers.
+MAX_SUBSCRIPTIONS_PER_SESSION = 32
+# The most sessions one change reaches (the newest subscriptions); past that, a change is a broadcast to build
+# differently (an app's own notification channel), not a table fan-out in one request.
+MAX_SUBSCRIBERS_NOTIFIED = 200
+SUBSCRIPTION_SECONDS = 86_400
+CHANGE_SECONDS = 3_600
+
+
+class TooManySubscriptions(ValueError):
+    def __init__(self, uri: str) -> None:
+        super().__init__(
+            f"This session follows {MAX_SUBSCRIPTIONS_PER_SESSION} resources already; unsubscribe from one to "
+            f"subscribe to {uri}"
+        )
+        self.uri = uri
+
+
+def _digest(uri: str) -> str:
+    return base64.urlsafe_b64encode(hashlib.sha256(uri.encode()).digest()[:18]).decode()
+
+
+class Subscriptions:
+    def __init__(self, store: DocumentStore, clock: Callable[[], float] = time.time) -> None:
+        self._store = store
+        self._clock = clock
+
+    def subscribe(self, session: str, uri: str) -> None:
+        """Follow `uri` for a day from now (again: renewed). TooManySubscriptions past the per-session bound."""
+        digest, now = _digest(uri), int(self._clock())
+        owner, doc_id, expires = f"watch/{digest}", f"{session}.{digest}", now + SUBSCRIPTION_SECONDS
+        current = self._store.get(owner, SUBSCRIPTION, doc_id)
+        if current is None:
+            doc = Document(SUBSCRIPTION, doc_id, {"uri": uri}, 1, now, now, expires).counted_for(f"session/{session}")
+            try:
+                self._store.create(owner, doc, quota=MAX_SUBSCRIPTIONS_PER_SESSION)
+            except AlreadyExists:
+                pass  # a concurrent subscribe of the same session made it
+            except QuotaFull as full:
+                raise TooManySubscriptions(uri) from full
+            return
+        # A concurrent subscribe or unsubscribe of the same session may win: either is an answer.
+        with contextlib.suppress(VersionConflict):
+            self._store.replace(owner, current.next({"uri": uri}, now=now, expires_at=expires), current.version)
+
+    def unsubscribe(self, session: str, uri: str) -> None:
+        digest, now = _digest(uri), int(self._clock())
+        owner = f"watch/{digest}"
+        current = self._store.get(owner, SUBSCRIPTION, f"{session}.{digest}")
+        if current is None or current.expires_at <= now:
+            return
+        ended = current.next({"uri": uri}, now=now, expires_at=now, live=False)
+        with contextlib.suppress(VersionConflict):
+            self._store.replace(owner, ended, current.version)
+
+    def updated(self, uri: str) -> int:
+        """Leave a change of `uri` for every session subscribed to it; how many that was."""
+        now = self._clock()
+        subscribers = self._store.newest(f"watch/{_digest(uri)}", SUBSCRIPTION, MAX_SUBSCRIBERS_NOTIFIED)
+        live = [s.doc_id.split(".")[0] for s in subscribers if s.expires_at > now and s.body.get("uri") == uri]
+        for session in live:
+            self._leave_change(f"inbox/{session}", uri, int(now * 1000))
+        return len(live)
+
+    def _leave_change(self, inbox: str, uri: str, at_ms: int) -> None:
+        now = at_ms // 1000
+        change = Document(CHANGE, _digest(uri), {"uri": uri, "at": at_ms}, 1, now, now, now + CHANGE_SECONDS)
+        try:
+            self._store.create(inbox, change)
+        except AlreadyExists:
+            current = self._store.get(inbox, CHANGE, change.doc_id)
+            if current is not None and current.body.get("at", 0) < at_ms:
+                newer = current.next(change.body, now=now, expires_at=change.expires_at)
+                # Another change of the same resource may land first: one is reported either way.
+                with contextlib.suppress(VersionConflict):
+                    self._store.replace(inbox, newer, current.version)
+
+    def changes(self, session: str, since_ms: int) -> tuple[list[str], int]:
+        """The URIs changed for `session` after `since_ms`, oldest first, and the cursor to ask from next."""
+        now = self._clock()
+        kept = self._store.newest(f"inbox/{session}", CHANGE, MAX_SUBSCRIPTIONS_PER_SESSION * 4)
+        fresh = sorted((c.body["at"], c.body["uri"]) for c in kept if c.expires_at > now and c.body["at"] > since_ms)
+        return [uri for _, uri in fresh], max([since_ms, *(at for at, _ in fresh)])
