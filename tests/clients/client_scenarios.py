@@ -1,6 +1,7 @@
 """Each app's scenarios (scenarios/<app>.py, named for a served app): `play(client)` for every client of the
-matrix; `play_without_widgets(host)`, `play_with_widgets(host)` and `play_answered_late(host)` (2025-11-25 alone),
-where an app has them, for the clients that can play a host answering input requests."""
+matrix; `play_without_widgets(host)` and `play_with_widgets(host)`, and in 2025-11-25 alone `play_answered_late(host)`
+and `play_unanswered(host)`, where an app has them, for the clients that can play a host answering input
+requests."""
 
 from __future__ import annotations
 

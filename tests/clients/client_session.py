@@ -104,6 +104,14 @@ class ClientSession:
         given = {"answer": answer} if answer is not None else {}
         return Outcome(where, self.driver.ask("call_tool", name=tool, arguments=arguments, **given))
 
+    def resumed_after_settling(self, within_seconds: float) -> list[int]:
+        """The HTTP statuses of the resumptions (GET with Last-Event-ID) the client made after its last call
+        settled, once there is one or `within_seconds` has passed with none."""
+        answer = self.driver.ask("resumed_after_settling", within_ms=round(within_seconds * 1000))
+        assert answer["ok"], f"{self.name}: {answer['error']}"
+        statuses: list[int] = answer["statuses"]
+        return statuses
+
     def with_ids(self, tool: str, arguments: dict[str, Any], answer: Answer | None = None) -> dict[str, Any]:
         """`arguments` with each id the tool needs and lacks made fresh by the tool that makes it."""
         for field, producer in id_fields(tool).items():

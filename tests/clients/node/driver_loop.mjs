@@ -49,36 +49,71 @@ export function capabilitiesFor(declares = []) {
 
 /** The user of a host that shows the server's forms: each call names the answer it gives (`expect`), and what the
  * server asked during the call is kept (`asked`), with how often the client resumed the call's stream (`resumed`:
- * GETs with Last-Event-ID, counted by `fetch`, the transport's). An answer with `afterResumptions: n` is given only
- * once the client has resumed n times: a person who takes longer than the server's first `retry`. Asked without an
- * answer, it throws: the client then answers the server's request with an error, which the test sees. */
+ * GETs with Last-Event-ID the server answered, seen by `fetch`, the transport's). An answer with `afterResumptions: n` is given only
+ * once the client has resumed n times: a person who takes longer than the server's first `retry`. An answer
+ * `{error}` is the host failing to answer: the client sends the server that error. Asked without an answer, it
+ * throws too. The statuses of resumptions the client makes once the call has settled are kept (`afterSettled`). */
 export class FormUser {
   asked = [];
   answer = null;
   resumed = 0;
+  settled = false;
+  afterSettled = [];
   #waiting = [];
 
   expect(answer) {
     this.asked = [];
     this.answer = answer ?? null;
     this.resumed = 0;
+    this.settled = false;
+    this.afterSettled = [];
   }
 
-  fetch = (url, init) => {
-    if ((init?.method ?? "GET") === "GET" && new Headers(init?.headers).has("last-event-id")) {
-      this.resumed += 1;
-      this.#waiting = this.#waiting.filter(({ count, resolve }) => (count <= this.resumed ? resolve() : true));
-    }
-    return fetch(url, init);
+  settle() {
+    this.settled = true;
+  }
+
+  fetch = async (url, init) => {
+    const resumes = (init?.method ?? "GET") === "GET" && new Headers(init?.headers).has("last-event-id");
+    const settled = this.settled;
+    const response = await fetch(url, init);
+    // Counted once the server has answered: a late answer must not reach it before the resumption it follows.
+    if (resumes) this.resumed += 1;
+    if (resumes && settled) this.afterSettled.push(response.status);
+    this.#wake();
+    return response;
   };
 
   async elicit(request) {
     this.asked.push(wire(request.params));
     if (!this.answer) throw new Error(`the test gave no answer to ${request.method}`);
-    const { afterResumptions = 0, ...answer } = this.answer;
-    if (this.resumed < afterResumptions) {
-      await new Promise((resolve) => this.#waiting.push({ count: afterResumptions, resolve }));
-    }
+    const { afterResumptions = 0, error, ...answer } = this.answer;
+    await this.#until(() => this.resumed >= afterResumptions);
+    if (error) throw new Error(error);
     return answer;
+  }
+
+  /** The statuses of the resumptions made since the call settled, once there is one or `withinMs` has passed. */
+  async resumedAfterSettling(withinMs) {
+    await this.#until(() => this.afterSettled.length > 0, withinMs);
+    return [...this.afterSettled];
+  }
+
+  #wake() {
+    this.#waiting = this.#waiting.filter(({ done, resolve }) => (done() ? resolve() : true));
+  }
+
+  #until(done, withinMs = null) {
+    if (done()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiter = { done, resolve };
+      this.#waiting.push(waiter);
+      if (withinMs !== null) {
+        setTimeout(() => {
+          this.#waiting = this.#waiting.filter((w) => w !== waiter);
+          resolve();
+        }, withinMs);
+      }
+    });
   }
 }

@@ -44,7 +44,17 @@ await serveCommands({
   // often the client resumed the call's stream (FormUser).
   async call_tool({ name, arguments: args, answer }) {
     user.expect(answer);
-    return { result: wire(await client.callTool({ name, arguments: args })), asked: user.asked, resumed: user.resumed };
+    try {
+      const result = wire(await client.callTool({ name, arguments: args }));
+      return { result, asked: user.asked, resumed: user.resumed };
+    } finally {
+      user.settle();
+    }
+  },
+  // The statuses of the resumptions the client made after its last call settled (FormUser), once there is one or
+  // `within_ms` has passed.
+  async resumed_after_settling({ within_ms }) {
+    return { statuses: await user.resumedAfterSettling(within_ms) };
   },
   async close() {
     await client.close();

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from client_plan import output_schema, schema_errors
 from client_session import ClientSession
+from widget_mcp.transport.resumption import LONGEST_RETRY_MS
 
 QUESTION = {
     "type": "object",
@@ -82,6 +83,22 @@ def play_answered_late(host: ClientSession) -> None:
     answered = host.succeeds("ask_question", {"question": QUESTION, "title": "Your stay"}, answer=late)
     assert answered.resumed >= 2, f"{answered.where}: the client resumed the stream {answered.resumed} time(s)"
     assert answered.meta["dgui_response"]["data"] == STAY, answered.meta
+
+
+def play_unanswered(host: ClientSession) -> None:
+    """A host that fails to answer the form (its client sends the server an error instead): the call fails with the
+    server's sentence, and the client, which has the call's response, resumes the stream no more; were it to, the
+    server must end it rather than send the response again (a client polls every `retry` for as long as it gets
+    event streams). The wait for a resumption is the longest `retry` the server ever gives, and a second."""
+    failed = host.call("ask_question", {"question": QUESTION, "title": "Your stay"}, {"error": "The host closed"})
+    thrown = failed.thrown
+    assert thrown is not None, f"{failed.where}: the host failed to answer, yet the call succeeded: {failed.result}"
+    assert "The host closed" in thrown["message"], f"{failed.where}: the error does not pass on the host's: {thrown}"
+    statuses = host.resumed_after_settling(LONGEST_RETRY_MS / 1000 + 1)
+    assert 200 not in statuses, (
+        f"{failed.where}: with the call's error in hand, the client resumed its stream again and the server answered"
+        f" {statuses}: it will keep polling every retry until it closes"
+    )
 
 
 def play_with_widgets(host: ClientSession) -> None:
