@@ -11,12 +11,14 @@ from contextlib import contextmanager
 
 import anyio
 from pydantic import BaseModel, ConfigDict, Field
+from widget_mcp.auth.gate import SignInGate
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import DocumentStore
 from widget_mcp.toolkit import Elicitation, Sampling, ToolBook, ToolCall, ToolResult
 from widget_mcp.toolkit.runtime import CallObserver
 from widget_mcp.transport.endpoint import McpEndpoint
-from widget_mcp.transport.guards import HostAllowlist
+from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
+from widget_mcp.transport.host_identity import HostIdentity
 
 book = ToolBook()
 
@@ -235,8 +237,11 @@ def trip_endpoint(
     store: DocumentStore | None = None,
     observer: CallObserver | None = None,
     clock: Callable[[], float] | None = None,
+    gate: SignInGate | None = None,
+    host_identity: HostIdentity | None = None,
 ) -> McpEndpoint:
-    """`store` keeps the calls resumable streams wait on (with RESUMABLE_STREAMS on); `clock` is theirs."""
+    """`store` keeps the calls resumable streams wait on (with RESUMABLE_STREAMS on); `clock` is theirs. `gate`:
+    sign-in on; `host_identity`: host tokens accepted. Browser origins: `settings.cors_origins`."""
     from widget_mcp.server import build_runtime, build_server
     from widget_mcp.storage.memory import InMemoryDocumentStore
     from widget_mcp.wiring import streams_for
@@ -251,4 +256,7 @@ def trip_endpoint(
         inline_tools=runtime.runs_inline,
         streams=streams,
         subscriptions=subscriptions,
+        gate=gate,
+        host_identity=host_identity,
+        cors=CorsPolicy(settings.cors_origins),
     )

@@ -362,3 +362,75 @@ async def test_a_client_that_missed_a_rounds_requests_gets_them_again(wire: Wire
     # The reply with round two's request was lost: the client resumes from round one's event again.
     again = await wire.resume(session, events(suspended)[0]["id"])
     assert messages(again) == messages(second)
+
+
+HOSTILE_TOKENS = ("s1.abc.é", "é", "Wy.é", "\x00\x7f.\u00ff", "s1." + "a" * 100_000)
+
+
+@pytest.mark.parametrize("token", HOSTILE_TOKENS)
+async def test_a_non_ascii_or_huge_event_id_or_session_is_answered_as_a_stranger_never_with_a_server_error(
+    wire: Wire, token: str
+) -> None:
+    session = await wire.session()
+    get = {"host": HOST, "accept": "text/event-stream"}
+    assert (await wire.endpoint.handle("GET", {**get, "last-event-id": token}, b"")).status == 405
+    assert (await wire.endpoint.handle("GET", {**get, "mcp-session-id": token}, b"")).status == 405
+    assert (await wire.resume(token, events(await wire.call(session))[0]["id"])).status == 200  # "another session"
+    result = json.loads((await wire.call(token)).body)["result"]
+    assert result["_meta"]["error"]["code"] == "input_unsupported"  # as without a session
+    assert (await wire.answer(token, "A" * 22 + ".0.traveller", TRAVELLER)).status == 202
+
+
+async def test_a_call_too_large_to_keep_while_it_waits_is_refused_as_too_large_and_nothing_is_kept(
+    clock: Clock,
+) -> None:
+    store = ReadCountingStore(clock=clock, max_item_bytes=8 * 1024)
+    wire = Wire(trip_endpoint(trip_settings(resumable_streams=True), store=store, clock=clock))
+    params = {"name": "book_trip", "arguments": {"city": "Oslo"}, "_meta": {"note": "x" * 10_000}}
+    reply = await wire.post({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": params}, await wire.session())
+    response = json.loads(reply.body)
+    assert response["id"] == 4
+    assert response["result"]["isError"] is True
+    error = response["result"]["_meta"]["error"]
+    assert error["code"] == "too_large"
+    assert error["budget"] == 8 * 1024
+    assert "smaller" in error["message"]
+    assert not store._items  # nothing half-written
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{"host": "evil.example.com:443"}, {"host": HOST, "origin": "https://evil.example.com"}],
+)
+async def test_a_get_with_an_event_id_this_server_did_not_sign_is_405_whatever_its_host_or_origin(
+    wire: Wire, headers: dict[str, str]
+) -> None:
+    session = await wire.session()
+    for forged in ("e30.forged", "1"):
+        reply = await wire.endpoint.handle("GET", {**headers, "last-event-id": forged, "mcp-session-id": session}, b"")
+        assert reply.status == 405, (forged, reply)
+
+
+async def test_a_listed_browser_origin_may_resume_a_stream_after_its_preflight(
+    clock: Clock, store: ReadCountingStore
+) -> None:
+    page = "https://app.example.com"
+    settings = trip_settings(resumable_streams=True, cors_origins=(page,))
+    wire = Wire(trip_endpoint(settings, store=store, clock=clock))
+    preflight = {
+        "host": HOST,
+        "origin": page,
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "last-event-id, mcp-protocol-version, mcp-session-id",
+    }
+    allowed = dict((await wire.endpoint.handle("OPTIONS", preflight, b"")).headers)
+    assert "GET" in [m.strip() for m in allowed["access-control-allow-methods"].split(",")]
+    assert {"last-event-id", "mcp-session-id"} <= {
+        h.strip() for h in allowed["access-control-allow-headers"].split(",")
+    }
+    session = await wire.session()
+    suspended = await wire.call(session)
+    headers = {"host": HOST, "origin": page, "accept": "text/event-stream", "mcp-session-id": session}
+    resumed = await wire.endpoint.handle("GET", {**headers, "last-event-id": events(suspended)[0]["id"]}, b"")
+    assert dict(resumed.headers)["access-control-allow-origin"] == page
+    assert events(resumed)[0]["retry"] == "1000"

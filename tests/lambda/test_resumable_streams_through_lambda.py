@@ -239,3 +239,22 @@ def test_with_resumable_streams_off_every_get_is_405_whatever_last_event_id_it_c
         reply = _get(handler, headers)
         assert reply["statusCode"] == 405, (last_event_id, reply)
         assert _headers(reply)["allow"] == "POST"
+
+
+def test_a_non_ascii_or_huge_event_id_or_session_header_through_lambda_is_never_a_server_error(
+    resumable: Handler, table_calls: CallLog
+) -> None:
+    client = Client(resumable)
+    client.initialize()
+    assert client.session
+    body, _, mac = client.session.rpartition(".")
+    table_calls.clear()
+    for hostile in (f"{body}.{mac[:-1]}é", "Wy.ü", "s1." + "a" * 100_000):
+        for headers in ({"last-event-id": hostile}, {"mcp-session-id": hostile}):
+            reply = _get(resumable, {"mcp-protocol-version": VERSION, **headers})
+            assert reply["statusCode"] == 405, (headers, reply)
+        assert table_calls.calls == []  # a GET naming nothing this server signed costs no read
+        call = rpc("tools/call", {"name": "ask_question", "arguments": {"question": FLAT}}, id=4)
+        posted = resumable(v2(call, headers={"mcp-protocol-version": VERSION, "mcp-session-id": hostile}), Context())
+        assert posted["statusCode"] == 200, posted  # served as a call without a session
+        table_calls.clear()

@@ -53,7 +53,9 @@ from pydantic import ValidationError
 
 from widget_mcp.auth.gate import Refused, SignInGate
 from widget_mcp.secrets import SecretUnavailable
-from widget_mcp.storage.documents import StoreError
+from widget_mcp.storage.documents import ItemOverBudget, StoreError
+from widget_mcp.toolkit.errors import TooLarge
+from widget_mcp.toolkit.results import error_wire
 from widget_mcp.transport.answer_cache import AnswerCache, Key, encode, reply_body
 from widget_mcp.transport.call_events import (
     EVENT_STREAM_HEADERS,
@@ -140,6 +142,22 @@ class RequestInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class Caller:
+    """Who sends a request, as far as it is verified: the signed-in subject, or the user a host token names."""
+
+    subject: str | None = None
+    host_subject: str | None = None
+
+    @property
+    def owner(self) -> str | None:
+        """Whose a kept call is (resumption.py): only this caller may answer it, resume it or read its response;
+        None for a caller no one vouched for (then the session and the stream's ids are the capability)."""
+        if self.subject is not None:
+            return f"user/{self.subject}"
+        return f"host/{self.host_subject}" if self.host_subject is not None else None
+
+
+@dataclass(frozen=True, slots=True)
 class _Exchange:
     """One JSON-RPC request that passed the transport's checks, with the protocol era it is served in."""
 
@@ -157,6 +175,7 @@ class _Exchange:
     # A 2025-11-25 call whose stream can carry input requests (RESUMABLE_STREAMS), and the kept call it resumes.
     session: Session | None = None
     resuming: Resuming | None = None
+    caller: Caller = Caller()
 
 
 Pending = Coroutine[Any, Any, HttpReply]
@@ -268,6 +287,10 @@ class McpEndpoint:
         standalone stream, GET with its `Mcp-Session-Id`, delivers the changes of the resources it subscribed to."""
         self._streams = streams
         self._subscriptions = subscriptions if streams is not None else None
+        # A browser client resumes a stream with GET (and headers that need a preflight).
+        self._preflight = (
+            CorsPolicy.preflight_headers("GET, POST, OPTIONS") if streams else CorsPolicy.PREFLIGHT_HEADERS
+        )
         self._proxy_hops = trusted_proxy_hops
         self._server = server
         self._inline_tools = inline_tools
@@ -356,8 +379,8 @@ class McpEndpoint:
         peer: str | None,
         live: LiveStream | None = None,
     ) -> HttpReply | Pending:
-        resumes = method == "GET" and self._serves_get(headers)
-        if method not in ("POST", "OPTIONS") and not resumes:
+        asked = self._stream_asked(headers) if method == "GET" else None
+        if method not in ("POST", "OPTIONS") and asked is None:
             return _not_allowed()
         if not self._hosts.allows(headers.get("host")):
             return _transport_error(421, INVALID_REQUEST, "Invalid Host header")
@@ -373,9 +396,9 @@ class McpEndpoint:
                 return _transport_error(403, INVALID_REQUEST, "Origin not allowed")
             if verdict == "not_preflight":
                 return _not_allowed()
-            return HttpReply(204, b"", CorsPolicy.PREFLIGHT_HEADERS)  # `begin` adds the origin
-        if resumes:
-            return self._get(headers, request_id, peer)
+            return HttpReply(204, b"", self._preflight)  # `begin` adds the origin
+        if asked is not None:
+            return self._get(*asked, headers, request_id, peer)
         if len(body) > self._max_body:
             return self._too_large()
         if media_type(headers, "content-type") != "application/json":
@@ -448,42 +471,55 @@ class McpEndpoint:
 
     async def _keep_answer(self, streams: Streams, message: dict[str, Any], headers: Mapping[str, str]) -> HttpReply:
         session = streams.session(headers.get("mcp-session-id"))
+        if session is None:
+            return _accepted()  # no call of a session's awaits it
+        caller = await self._identify(headers, message)
+        if isinstance(caller, HttpReply):
+            return caller  # a token refused: the client renews it and answers again
         try:
-            await anyio.to_thread.run_sync(streams.keep_answer, message, session)
+            await anyio.to_thread.run_sync(streams.keep_answer, message, session, caller.owner)
         except StoreError as exc:
             logger.error("a client's answer to an input request could not be kept: %s", exc)
             return HttpReply(503, b"", (("retry-after", "1"),))
         return _accepted()
 
-    def _serves_get(self, headers: Mapping[str, str]) -> bool:
-        """Whether a GET may be something this endpoint serves: a resumed stream, or a session's standalone one."""
-        if self._streams is None:
-            return False
-        return "last-event-id" in headers or (self._subscriptions is not None and "mcp-session-id" in headers)
-
-    async def _get(self, headers: Mapping[str, str], http_request_id: str | None, peer: str | None) -> HttpReply:
-        """GET: the next part of a kept call's stream, or of a session's standalone stream; else 405."""
+    def _stream_asked(self, headers: Mapping[str, str]) -> tuple[Session | None, EventId | ListenEvent] | None:
+        """What a GET asks for, if it is something this endpoint serves: a kept call's stream (a `Last-Event-ID`
+        this server signed), or a session's standalone stream; None for every other GET (405). Costs no read."""
         streams = self._streams
-        assert streams is not None
+        if streams is None:
+            return None
         session = streams.session(headers.get("mcp-session-id"))
         last = headers.get("last-event-id")
         event = streams.event(last)
         if event is not None:
-            try:
-                return await self._resume(streams, event, session, headers, http_request_id, peer)
-            except StoreError as exc:  # the client polls again, as it would while waiting
-                logger.error("a kept call could not be resumed: %s", exc)
-                return HttpReply(200, streams.priming(replace(event, poll=event.poll + 1)), EVENT_STREAM_HEADERS)
+            return session, event
         if self._subscriptions is None or session is None:
-            return _not_allowed()
+            return None
         if last is None:  # a new stream: every change left since the session subscribed
-            since = ListenEvent(session.nonce, 0)
-        else:
-            listened = streams.listening(last)
-            if listened is None or listened.session != session.nonce:
-                return _not_allowed()
-            since = listened
-        return await self._listen(streams, self._subscriptions, since)
+            return session, ListenEvent(session.nonce, 0)
+        listened = streams.listening(last)
+        return (session, listened) if listened is not None and listened.session == session.nonce else None
+
+    async def _get(
+        self,
+        session: Session | None,
+        asked: EventId | ListenEvent,
+        headers: Mapping[str, str],
+        http_request_id: str | None,
+        peer: str | None,
+    ) -> HttpReply:
+        """GET: the next part of a kept call's stream, or of a session's standalone stream."""
+        streams = self._streams
+        assert streams is not None
+        if isinstance(asked, ListenEvent):
+            assert self._subscriptions is not None
+            return await self._listen(streams, self._subscriptions, asked)
+        try:
+            return await self._resume(streams, asked, session, headers, http_request_id, peer)
+        except StoreError as exc:  # the client polls again, as it would while waiting
+            logger.error("a kept call could not be resumed: %s", exc)
+            return HttpReply(200, streams.priming(replace(asked, poll=asked.poll + 1)), EVENT_STREAM_HEADERS)
 
     async def _listen(self, streams: Streams, subscriptions: Subscriptions, since: ListenEvent) -> HttpReply:
         """A session's standalone stream, polled: the resources changed since the last poll, then the end."""
@@ -515,13 +551,23 @@ class McpEndpoint:
         def poll_again() -> HttpReply:
             return stream(streams.priming(replace(event, poll=event.poll + 1)))
 
+        def gone() -> HttpReply:
+            text = (
+                "This call waited longer for its answers than the server keeps it, or belongs to another session or "
+                "user: call the tool again"
+            )
+            return stream(streams.priming(event) + sse_frame(_error_body(event.rid, INVALID_REQUEST, text)))
+
         doc = await anyio.to_thread.run_sync(streams.load, event, session)
         if doc is None:
-            gone = (
-                "This call waited longer for its answers than the server keeps it, or belongs to another session: "
-                "call the tool again"
-            )
-            return stream(streams.priming(event) + sse_frame(_error_body(event.rid, INVALID_REQUEST, gone)))
+            return gone()
+        call = {"jsonrpc": "2.0", "id": event.rid, "method": "tools/call", "params": doc.body["call"]}
+        # The caller is checked before the call is shown, claimed or run: a refused token leaves it as it was.
+        caller = await self._identify(headers, call)
+        if isinstance(caller, HttpReply):
+            return caller if caller.status != 200 else stream(streams.priming(event) + sse_frame(caller.body))
+        if caller.owner != doc.body.get("owner"):
+            return gone()
         state = doc.body["state"]
         if state == "done":
             kept = doc.body.get("reply")
@@ -552,7 +598,7 @@ class McpEndpoint:
             "inputResponses": {key: answer["result"] for key, answer in answers.items()},
             "requestState": doc.body["requestState"],
         }
-        message = {"jsonrpc": "2.0", "id": event.rid, "method": "tools/call", "params": params}
+        message = {**call, "params": params}
         call_headers = {
             **headers,
             "content-type": "application/json",
@@ -560,11 +606,11 @@ class McpEndpoint:
             "mcp-protocol-version": RESUMING_VERSION,
         }
         resuming = Resuming(event, claimed)
-        reply = self._request(message, call_headers, http_request_id, peer, resuming=resuming)
+        reply = self._request(message, call_headers, http_request_id, peer, resuming=resuming, caller=caller)
         if not isinstance(reply, HttpReply):
             reply = await reply
         if resuming.suspended or reply.status != 200:
-            return reply  # the next round's requests; or a refusal of the caller, whom the client answers first
+            return reply  # the next round's requests; or a refusal, which leaves the call to be resumed again
         frames = (
             reply.body
             if media_type(dict(reply.headers), "content-type") == "text/event-stream"
@@ -633,7 +679,9 @@ class McpEndpoint:
         batched: bool = False,
         live: LiveStream | None = None,
         resuming: Resuming | None = None,
+        caller: Caller | None = None,
     ) -> HttpReply | Pending:
+        """`caller`: who sends it, already admitted (a resumed call); else the request's credentials decide."""
         rid = message.get("id")
         method = message.get("method")
         params = message.get("params")
@@ -710,21 +758,37 @@ class McpEndpoint:
                 resuming=resuming if session is not None else None,
             )
 
-        host = self._host.admit(headers, method, params)
+        if caller is not None:
+            return self._answer(exchange, caller)
+        if self._gate is not None and self._gate.needs_verification(headers):
+            return self._verify_then_answer(exchange, message)
+        admitted = self._caller(headers, message)
+        return admitted if isinstance(admitted, HttpReply) else self._answer(exchange, admitted)
+
+    def _caller(self, headers: Mapping[str, str], message: Mapping[str, Any]) -> Caller | HttpReply:
+        """Who sends `message`, from the request's credentials (a host token, else an OAuth token when sign-in is
+        on), or the refusal of those credentials. Blocks while a token's issuer keys are fetched."""
+        rid = message.get("id")
+        params = message.get("params")
+        host = self._host.admit(headers, str(message.get("method")), params if isinstance(params, dict) else None)
         if isinstance(host, HostRefusal):
             return HttpReply(
                 host.status, _error_body(rid, INVALID_REQUEST, host.message), (*JSON_HEADERS, *host.headers)
             )
         if host is not None:
-            return self._answer(exchange, None, host.principal_subject)
+            return Caller(host_subject=host.principal_subject)
         if self._gate is None:
-            return self._answer(exchange, None)
-        if self._gate.needs_verification(headers):
-            return self._verify_then_answer(exchange, message)
+            return Caller()
         admission = self._gate.check(headers, message)
         if isinstance(admission, Refused):
             return _challenge(rid, admission)
-        return self._answer(exchange, admission.subject)
+        return Caller(subject=admission.subject)
+
+    async def _identify(self, headers: Mapping[str, str], message: Mapping[str, Any]) -> Caller | HttpReply:
+        """`_caller`, in a worker thread when a token is to be verified."""
+        if self._gate is not None and self._gate.needs_verification(headers):
+            return await anyio.to_thread.run_sync(self._caller, headers, message)
+        return self._caller(headers, message)
 
     def _param_header_mismatch(
         self, params: Mapping[str, Any], headers: Mapping[str, str]
@@ -744,16 +808,18 @@ class McpEndpoint:
         return validate_mcp_param_headers(schema, arguments, headers)
 
     async def _verify_then_answer(self, exchange: _Exchange, message: dict[str, Any]) -> HttpReply:
-        assert self._gate is not None
         # In a worker thread: fetching the issuer's keys blocks, and may go to this very server.
-        admission = await anyio.to_thread.run_sync(self._gate.check, exchange.headers, message)
-        if isinstance(admission, Refused):
-            return _challenge(exchange.rid, admission)
-        reply = self._answer(exchange, admission.subject)
+        caller = await anyio.to_thread.run_sync(self._caller, exchange.headers, message)
+        if isinstance(caller, HttpReply):
+            return caller
+        reply = self._answer(exchange, caller)
         return reply if isinstance(reply, HttpReply) else await reply
 
-    def _answer(self, exchange: _Exchange, subject: str | None, host_subject: str | None = None) -> HttpReply | Pending:
-        """After every guard and the sign-in gate: a cached answer, else the SDK's kernel."""
+    def _answer(self, exchange: _Exchange, caller: Caller) -> HttpReply | Pending:
+        """After every guard and the sign-in gate (`caller`: whom they admitted): a cached answer, else the SDK's
+        kernel."""
+        if caller != exchange.caller:
+            exchange = replace(exchange, caller=caller)
         key = None
         if self._answers is not None:
             key = self._answers.key(exchange.method, exchange.params, version=exchange.version, modern=exchange.modern)
@@ -768,11 +834,9 @@ class McpEndpoint:
                 cached = self._answers.reply(key, exchange.rid)
                 if cached is not None:
                     return self._with_session(exchange, HttpReply(200, cached))
-        return self._serve(exchange, subject, key, host_subject)
+        return self._serve(exchange, key)
 
-    def _serve(
-        self, exchange: _Exchange, subject: str | None, key: Key | None, host_subject: str | None = None
-    ) -> HttpReply | Pending:
+    def _serve(self, exchange: _Exchange, key: Key | None) -> HttpReply | Pending:
         connection = envelope_connection(exchange.version, exchange.client_info, exchange.client_capabilities)
         dctx = SingleExchangeContext(
             transport=TransportContext(kind="streamable-http", can_send_request=False, headers=exchange.headers),
@@ -781,8 +845,8 @@ class McpEndpoint:
                 request_context=RequestInfo(
                     exchange.headers,
                     exchange.http_request_id,
-                    subject=subject,
-                    host_subject=host_subject,
+                    subject=exchange.caller.subject,
+                    host_subject=exchange.caller.host_subject,
                     locate_source=DeferredAddress(exchange.peer, exchange.headers, self._proxy_hops),
                     events=exchange.events,
                     session_capabilities=(
@@ -849,8 +913,14 @@ class McpEndpoint:
         assert exchange.session is not None
         try:
             body = self._streams.suspend(
-                exchange.rid, exchange.params or {}, result, exchange.session, exchange.resuming
+                exchange.rid, exchange.params or {}, result, exchange.session, exchange.resuming, exchange.caller.owner
             )
+        except ItemOverBudget as exc:
+            logger.warning("a call that asked for input is too large to keep: %s", exc)
+            advice = "Call the tool again with smaller arguments and _meta, or answer with less."
+            too_large = TooLarge("call, with what it was asked and answered,", exc.size, exc.budget, advice)
+            wire = error_wire(too_large.code, too_large.message, details=too_large.details)
+            return HttpReply(200, json.dumps({"jsonrpc": "2.0", "id": exchange.rid, "result": wire}).encode())
         except (StoreError, ValueError) as exc:
             logger.error("a call that asked for input could not be kept: %s", exc)
             message = "The server could not keep this call while it waits for your answers; try again shortly"

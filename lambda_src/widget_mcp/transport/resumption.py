@@ -20,7 +20,6 @@ GET is answered 405, as the public contract says.
 from __future__ import annotations
 
 import base64
-import binascii
 import json
 import re
 import secrets
@@ -45,6 +44,8 @@ MAX_REQUESTS_PER_ROUND = 16
 _SESSION_PREFIX = "s1."
 # A stream id as `suspend` makes them (16 random bytes, URL-safe base64): an answer naming any other is dropped unread.
 _STREAM_ID = re.compile(r"[A-Za-z0-9_-]{22}")
+# The longest `Last-Event-ID` this server issues is far shorter (a stream id, round, poll and the call's id).
+_EVENT_ID_LIMIT = 1024
 
 Sign = Callable[[str, str], str]
 
@@ -140,63 +141,60 @@ class Streams:
             extensions = capabilities.get("extensions")
             if isinstance(extensions, Mapping) and isinstance(extensions.get(APPS_EXTENSION), Mapping):
                 kept["extensions"] = {APPS_EXTENSION: extensions[APPS_EXTENSION]}
-        body = _b64(json.dumps([secrets.token_urlsafe(12), kept], separators=(",", ":")).encode())
-        return f"{_SESSION_PREFIX}{body}.{self._sign('session', body)}"
+        return _SESSION_PREFIX + self._token("session", [secrets.token_urlsafe(12), kept])
 
     def session(self, header: str | None) -> Session | None:
         """The session a header names, if this server issued it; None for any other value."""
-        if not header or not header.startswith(_SESSION_PREFIX) or len(header) > 4096:
+        if not header or not header.startswith(_SESSION_PREFIX):
             return None
-        body, _, mac = header[len(_SESSION_PREFIX) :].partition(".")
-        if not secrets.compare_digest(mac, self._sign("session", body)):
+        match self._signed("session", header[len(_SESSION_PREFIX) :], 4096):
+            case [str(nonce), dict(capabilities)]:
+                return Session(nonce, capabilities)
+        return None
+
+    def _signed(self, label: str, token: str, limit: int) -> Any:
+        """What a token (`<base64 JSON>.<mac>`) this server signed for `label` holds; None for any other value
+        (too long, not ASCII, forged), found without a read."""
+        if len(token) > limit or not token.isascii():
             return None
-        try:
-            nonce, capabilities = json.loads(_unb64(body))
-        except (ValueError, TypeError, binascii.Error):
+        body, _, mac = token.partition(".")
+        if not secrets.compare_digest(mac, self._sign(label, body)):
             return None
-        return Session(nonce, capabilities) if isinstance(capabilities, dict) else None
+        return json.loads(_unb64(body))
+
+    def _token(self, label: str, value: object) -> str:
+        body = _b64(json.dumps(value, separators=(",", ":")).encode())
+        return f"{body}.{self._sign(label, body)}"
 
     # --- event ids ---
 
-    def _event_id(self, event: EventId) -> str:
-        body = _b64(json.dumps([event.stream_id, event.round, event.poll, event.rid], separators=(",", ":")).encode())
-        return f"{body}.{self._sign('stream-event', body)}"
-
     def event(self, header: str | None) -> EventId | None:
         """The event a `Last-Event-ID` names, if this server issued it; None for any other value."""
-        if not header or len(header) > 1024:
+        if not header:
             return None
-        body, _, mac = header.partition(".")
-        if not secrets.compare_digest(mac, self._sign("stream-event", body)):
-            return None
-        try:
-            stream_id, round_, poll, rid = json.loads(_unb64(body))
-        except (ValueError, TypeError, binascii.Error):
-            return None
-        return EventId(stream_id, round_, poll, rid)
+        match self._signed("stream-event", header, _EVENT_ID_LIMIT):
+            case [str(stream_id), int(round_), int(poll), str() | int() as rid]:
+                return EventId(stream_id, round_, poll, rid)
+        return None
 
     def listen_priming(self, event: ListenEvent) -> bytes:
         """The event that opens each reply of a session's standalone stream."""
-        body = _b64(json.dumps([event.session, event.since_ms], separators=(",", ":")).encode())
-        event_id = f"{body}.{self._sign('listen-event', body)}"
+        event_id = self._token("listen-event", [event.session, event.since_ms])
         return f"id: {event_id}\nretry: {LISTEN_RETRY_MS}\ndata: \n\n".encode()
 
     def listening(self, header: str | None) -> ListenEvent | None:
         """The standalone stream a `Last-Event-ID` names, if this server issued it."""
-        if not header or len(header) > 1024:
+        if not header:
             return None
-        body, _, mac = header.partition(".")
-        if not secrets.compare_digest(mac, self._sign("listen-event", body)):
-            return None
-        try:
-            session, since_ms = json.loads(_unb64(body))
-        except (ValueError, TypeError, binascii.Error):
-            return None
-        return ListenEvent(session, since_ms)
+        match self._signed("listen-event", header, _EVENT_ID_LIMIT):
+            case [str(session), int(since_ms)]:
+                return ListenEvent(session, since_ms)
+        return None
 
     def priming(self, event: EventId) -> bytes:
         """The event that opens every reply of a stream: its id (the client's `Last-Event-ID`) and `retry`."""
-        return f"id: {self._event_id(event)}\nretry: {retry_ms(event.poll)}\ndata: \n\n".encode()
+        event_id = self._token("stream-event", [event.stream_id, event.round, event.poll, event.rid])
+        return f"id: {event_id}\nretry: {retry_ms(event.poll)}\ndata: \n\n".encode()
 
     # --- kept calls ---
 
@@ -207,9 +205,11 @@ class Streams:
         result: Mapping[str, Any],
         session: Session,
         resuming: Resuming | None,
+        owner: str | None = None,
     ) -> bytes:
         """Keep a call whose handler asked for input, and return the stream that carries its requests. A resumed
-        call keeps its stream id, in its next round."""
+        call keeps its stream id, in its next round. `owner`: the verified caller (a signed-in user, a host's user)
+        whose answers alone it takes; None when no one vouched for the caller."""
         requests: dict[str, Any] = dict(result["inputRequests"])
         if len(requests) > MAX_REQUESTS_PER_ROUND:
             raise ValueError(f"a tool asked {len(requests)} questions in one round; at most {MAX_REQUESTS_PER_ROUND}")
@@ -218,6 +218,7 @@ class Streams:
         body = {
             "rid": rid,
             "session": session.nonce,
+            "owner": owner,
             "call": call,
             "requestState": result["requestState"],
             "keys": sorted(requests),
@@ -245,8 +246,9 @@ class Streams:
             frames.append(_frame({"jsonrpc": "2.0", "id": f"{stream_id}.{round_}.{key}", **requests[key]}))
         return b"".join(frames)
 
-    def keep_answer(self, message: Mapping[str, Any], session: Session | None) -> None:
-        """Keep a client's answer to one of a kept call's requests; anything else is dropped, as before."""
+    def keep_answer(self, message: Mapping[str, Any], session: Session | None, owner: str | None = None) -> None:
+        """Keep a client's answer to one of a kept call's requests, from the session and verified caller (`owner`)
+        that made the call; anything else is dropped, as before."""
         rid = message.get("id")
         if session is None or not isinstance(rid, str) or rid.count(".") < 2:
             return
@@ -258,6 +260,7 @@ class Streams:
             doc is None
             or doc.expires_at <= self._clock()
             or doc.body["session"] != session.nonce
+            or doc.body.get("owner") != owner
             or str(doc.body["round"]) != round_text
             or key not in doc.body["keys"]
         ):
