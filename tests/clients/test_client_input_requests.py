@@ -19,16 +19,6 @@ WITHOUT_WIDGETS = scenarios_with("play_without_widgets")
 WITH_WIDGETS = scenarios_with("play_with_widgets")
 ANSWERED_LATE = scenarios_with("play_answered_late")
 UNANSWERED = scenarios_with("play_unanswered")
-# Clients that resume a stream again after it brought the call's response when that response is a JSON-RPC error,
-# and why; the server answers the resumption with the same error again, and such a client polls every `retry` until
-# it closes. Each is expected to fail play_unanswered until the server ends a stream whose response was sent.
-KEEP_RESUMING_AFTER_AN_ERROR = {
-    "ts_sdk_1_32_2": (
-        "@modelcontextprotocol/sdk 1.32.2 stops resuming a stream only after a result response: "
-        "client/streamableHttp.js _handleSseStream sets receivedResponse for isJSONRPCResultResponse alone "
-        "(@modelcontextprotocol/client 2.4.0 for error responses too)"
-    ),
-}
 
 
 @pytest.mark.parametrize("tool", SERVED_TOOLS)
@@ -68,9 +58,6 @@ def test_a_host_whose_user_answers_after_the_first_resumption_gets_the_result_on
 
 @pytest.mark.parametrize("path", UNANSWERED, ids=[path.stem for path in UNANSWERED])
 def test_a_host_that_fails_to_answer_gets_the_servers_sentence_and_its_client_resumes_no_more(
-    resuming_form_host: ClientSession, path: Path, request: pytest.FixtureRequest
+    resuming_form_host: ClientSession, path: Path
 ) -> None:
-    reason = KEEP_RESUMING_AFTER_AN_ERROR.get(resuming_form_host.spec.key)
-    if reason is not None:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=reason))
     scenario(path).play_unanswered(resuming_form_host)

@@ -434,3 +434,25 @@ async def test_a_listed_browser_origin_may_resume_a_stream_after_its_preflight(
     resumed = await wire.endpoint.handle("GET", {**headers, "last-event-id": events(suspended)[0]["id"]}, b"")
     assert dict(resumed.headers)["access-control-allow-origin"] == page
     assert events(resumed)[0]["retry"] == "1000"
+
+
+async def test_a_client_holding_the_calls_response_resumes_no_more_and_one_that_lost_it_gets_it_again(
+    wire: Wire, store: ReadCountingStore
+) -> None:
+    session = await wire.session()
+    suspended = await wire.call(session, rid=5)
+    [request] = messages(suspended)
+    error = {"jsonrpc": "2.0", "id": request["id"], "error": {"code": -32601, "message": "no forms here"}}
+    await wire.post(error, session)
+    asked_from = events(suspended)[0]["id"]
+    ended = await wire.resume(session, asked_from)
+    [response] = messages(ended)
+    assert "no forms here" in response["error"]["message"]
+    # A client that got the response and still resumes (the TypeScript SDK v1 does after an error) with the id
+    # that came with it is told the stream is over, without a read; one whose reply was lost resumes from the
+    # id before and gets the response again.
+    store.reads = 0
+    over = await wire.resume(session, events(ended)[0]["id"])
+    assert over.status == 405
+    assert store.reads == 0
+    assert (await wire.resume(session, asked_from)).body == ended.body

@@ -493,7 +493,7 @@ class McpEndpoint:
         last = headers.get("last-event-id")
         event = streams.event(last)
         if event is not None:
-            return session, event
+            return (session, event) if not event.ended else None  # a stream that brought its response is over
         if self._subscriptions is None or session is None:
             return None
         if last is None:  # a new stream: every change left since the session subscribed
@@ -556,7 +556,7 @@ class McpEndpoint:
                 "This call waited longer for its answers than the server keeps it, or belongs to another session or "
                 "user: call the tool again"
             )
-            return stream(streams.priming(event) + sse_frame(_error_body(event.rid, INVALID_REQUEST, text)))
+            return stream(streams.ending(event, sse_frame(_error_body(event.rid, INVALID_REQUEST, text))))
 
         doc = await anyio.to_thread.run_sync(streams.load, event, session)
         if doc is None:
@@ -565,7 +565,7 @@ class McpEndpoint:
         # The caller is checked before the call is shown, claimed or run: a refused token leaves it as it was.
         caller = await self._identify(headers, call)
         if isinstance(caller, HttpReply):
-            return caller if caller.status != 200 else stream(streams.priming(event) + sse_frame(caller.body))
+            return caller if caller.status != 200 else stream(streams.ending(event, sse_frame(caller.body)))
         if caller.owner != doc.body.get("owner"):
             return gone()
         state = doc.body["state"]
@@ -573,7 +573,7 @@ class McpEndpoint:
             kept = doc.body.get("reply")
             if kept is None:
                 kept_error = _error_body(event.rid, INTERNAL_ERROR, "This call's response was too large to send again")
-                return stream(streams.priming(event) + sse_frame(kept_error))
+                return stream(streams.ending(event, sse_frame(kept_error)))
             return stream(kept.encode())
         if state == "running" and streams.running(doc):
             return poll_again()
@@ -590,7 +590,7 @@ class McpEndpoint:
         if failed is not None:
             text = failed.get("message") if isinstance(failed, dict) else None
             reason = f"The client could not answer the tool's request: {text or 'no reason given'}"
-            body = streams.priming(event) + sse_frame(_error_body(event.rid, INVALID_PARAMS, reason))
+            body = streams.ending(event, sse_frame(_error_body(event.rid, INVALID_PARAMS, reason)))
             await anyio.to_thread.run_sync(streams.finish, claimed, body)
             return stream(body)
         params = {
@@ -616,7 +616,7 @@ class McpEndpoint:
             if media_type(dict(reply.headers), "content-type") == "text/event-stream"
             else sse_frame(reply.body)
         )
-        body = streams.priming(event) + frames
+        body = streams.ending(event, frames)
         await anyio.to_thread.run_sync(streams.finish, claimed, body)
         return stream(body)
 

@@ -25,7 +25,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from widget_mcp.storage.documents import AlreadyExists, Document, DocumentStore, ItemOverBudget, VersionConflict
@@ -69,10 +69,13 @@ class Session:
 
 @dataclass(frozen=True, slots=True)
 class EventId:
+    """`ended`: the id that came with the call's response; a client holding it has nothing more to resume."""
+
     stream_id: str
     round: int
     poll: int
     rid: str | int
+    ended: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +178,8 @@ class Streams:
         match self._signed("stream-event", header, _EVENT_ID_LIMIT):
             case [str(stream_id), int(round_), int(poll), str() | int() as rid]:
                 return EventId(stream_id, round_, poll, rid)
+            case [str(stream_id), int(round_), int(poll), str() | int() as rid, "ended"]:
+                return EventId(stream_id, round_, poll, rid, ended=True)
         return None
 
     def listen_priming(self, event: ListenEvent) -> bytes:
@@ -193,8 +198,14 @@ class Streams:
 
     def priming(self, event: EventId) -> bytes:
         """The event that opens every reply of a stream: its id (the client's `Last-Event-ID`) and `retry`."""
-        event_id = self._token("stream-event", [event.stream_id, event.round, event.poll, event.rid])
-        return f"id: {event_id}\nretry: {retry_ms(event.poll)}\ndata: \n\n".encode()
+        fields = [event.stream_id, event.round, event.poll, event.rid, *(["ended"] if event.ended else [])]
+        return f"id: {self._token('stream-event', fields)}\nretry: {retry_ms(event.poll)}\ndata: \n\n".encode()
+
+    def ending(self, event: EventId, response: bytes) -> bytes:
+        """The reply that ends a stream with the call's response (an SSE frame): its priming id says so, and a
+        client that resumes from that id all the same is told the stream is over (405) without a read. One that lost
+        the reply resumes from the id before, and gets it again."""
+        return self.priming(replace(event, ended=True)) + response
 
     # --- kept calls ---
 
