@@ -7,9 +7,11 @@ an event id or a session, run a call twice."""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from typing import Any
 
+import anyio
 import pytest
 from mcp import Client
 from widget_mcp.storage.documents import Document
@@ -456,3 +458,40 @@ async def test_a_client_holding_the_calls_response_resumes_no_more_and_one_that_
     assert over.status == 405
     assert store.reads == 0
     assert (await wire.resume(session, asked_from)).body == ended.body
+
+
+class RacingStore(ReadCountingStore):
+    """Holds every read of a kept call until `racers` reads of it have started, once `race()` is called: so many
+    GETs have all read the call as waiting before any of them claims it."""
+
+    barrier: threading.Barrier | None = None
+
+    def race(self, racers: int) -> None:
+        self.barrier = threading.Barrier(racers, timeout=10)
+
+    def get(self, owner: str, kind: str, doc_id: str) -> Document | None:
+        if self.barrier is not None and kind == "stream":
+            self.barrier.wait()
+        return super().get(owner, kind, doc_id)
+
+
+async def test_racing_gets_that_all_read_the_answered_call_run_it_once(clock: Clock, runs: Runs) -> None:
+    store = RacingStore(clock=clock)
+    wire = Wire(trip_endpoint(trip_settings(resumable_streams=True), store=store, observer=runs, clock=clock))
+    session = await wire.session()
+    suspended = await wire.call(session, rid=8)
+    [request] = messages(suspended)
+    await wire.answer(session, request["id"], TRAVELLER)
+    replies: list[HttpReply] = []
+
+    async def resume() -> None:
+        replies.append(await wire.resume(session, events(suspended)[0]["id"]))
+
+    store.race(4)
+    async with anyio.create_task_group() as group:
+        for _ in range(4):
+            group.start_soon(resume)
+    assert runs.count == 2  # the call that asked, and one rerun for the four GETs
+    responses = [m for reply in replies for m in messages(reply)]
+    assert [r["result"]["structuredContent"]["traveller"] for r in responses] == ["Ada"]
+    assert all(reply.status == 200 for reply in replies)  # the others poll again
