@@ -46,7 +46,7 @@ from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook
 from widget_mcp.toolkit.widgets import APP_MIME_TYPE
 from widget_mcp.transport.endpoint import RequestInfo
 from widget_mcp.transport.resumption import SuspendCall
-from widget_mcp.transport.subscriptions import Subscriptions, TooManySubscriptions
+from widget_mcp.transport.subscriptions import SubscriptionRefused, Subscriptions
 from widget_mcp.wire_extras import WireExtras
 
 logger = logging.getLogger(__name__)
@@ -263,8 +263,8 @@ def build_server(
         uri = str(params.uri)
         try:
             await anyio.to_thread.run_sync(subscriptions.subscribe, session_of(ctx, uri), uri)
-        except TooManySubscriptions as full:
-            raise MCPError(code=INVALID_PARAMS, message=str(full), data={"uri": uri}) from None
+        except SubscriptionRefused as refused:
+            raise MCPError(code=INVALID_PARAMS, message=str(refused), data={"uri": refused.uri}) from None
         return {}
 
     async def unsubscribe(ctx: ServerRequestContext[Any], params: UnsubscribeRequestParams) -> dict[str, Any]:

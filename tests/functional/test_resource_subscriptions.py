@@ -162,3 +162,19 @@ async def test_a_subscription_lapses_after_a_day_unless_renewed(wire: Listener, 
     opened = await wire.listen(session)
     await wire.delay()
     assert updated(await wire.listen(session, events(opened)[0]["id"])) == []
+
+
+async def test_a_uri_too_long_to_keep_is_refused_with_a_clear_error_and_nothing_is_kept(
+    clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = InMemoryDocumentStore(clock=clock, max_item_bytes=8 * 1024)
+    wire = Listener(trip_endpoint(trip_settings(resumable_streams=True), store=store, clock=clock))
+    session = await wire.session()
+    huge = "trip://departures/" + "x" * 10_000
+    error = (await wire.subscribe(session, huge))["error"]
+    assert error["code"] == -32602
+    assert "too long" in error["message"]
+    assert error["data"]["uri"] == huge[:200]
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+    for number in range(MAX_SUBSCRIPTIONS_PER_SESSION):  # it took no place
+        assert "result" in await wire.subscribe(session, f"trip://departures/city{number}")

@@ -21,7 +21,14 @@ import hashlib
 import time
 from collections.abc import Callable
 
-from widget_mcp.storage.documents import AlreadyExists, Document, DocumentStore, QuotaFull, VersionConflict
+from widget_mcp.storage.documents import (
+    AlreadyExists,
+    Document,
+    DocumentStore,
+    ItemOverBudget,
+    QuotaFull,
+    VersionConflict,
+)
 
 SUBSCRIPTION, CHANGE = "subscription", "resource_change"
 # How many resources one session may follow at once: each is an item, and each change fans out to its subscribers.
@@ -33,13 +40,30 @@ SUBSCRIPTION_SECONDS = 86_400
 CHANGE_SECONDS = 3_600
 
 
-class TooManySubscriptions(ValueError):
+class SubscriptionRefused(ValueError):
+    """A subscription this server will not keep; `uri` is the one asked for (cut, if it was too long)."""
+
+    def __init__(self, message: str, uri: str) -> None:
+        super().__init__(message)
+        self.uri = uri
+
+
+class TooManySubscriptions(SubscriptionRefused):
     def __init__(self, uri: str) -> None:
         super().__init__(
             f"This session follows {MAX_SUBSCRIPTIONS_PER_SESSION} resources already; unsubscribe from one to "
-            f"subscribe to {uri}"
+            f"subscribe to {uri}",
+            uri,
         )
-        self.uri = uri
+
+
+class UriTooLong(SubscriptionRefused):
+    def __init__(self, uri: str, budget: int) -> None:
+        super().__init__(
+            f"This URI is too long to subscribe to ({len(uri):,} characters; a subscription is kept in at most "
+            f"{budget:,} bytes)",
+            uri[:200],
+        )
 
 
 def _digest(uri: str) -> str:
@@ -52,7 +76,8 @@ class Subscriptions:
         self._clock = clock
 
     def subscribe(self, session: str, uri: str) -> None:
-        """Follow `uri` for a day from now (again: renewed). TooManySubscriptions past the per-session bound."""
+        """Follow `uri` for a day from now (again: renewed). TooManySubscriptions past the per-session bound,
+        UriTooLong past the item budget."""
         digest, now = _digest(uri), int(self._clock())
         owner, doc_id, expires = f"watch/{digest}", f"{session}.{digest}", now + SUBSCRIPTION_SECONDS
         current = self._store.get(owner, SUBSCRIPTION, doc_id)
@@ -64,6 +89,8 @@ class Subscriptions:
                 pass  # a concurrent subscribe of the same session made it
             except QuotaFull as full:
                 raise TooManySubscriptions(uri) from full
+            except ItemOverBudget as over:
+                raise UriTooLong(uri, over.budget) from over
             return
         # A concurrent subscribe or unsubscribe of the same session may win: either is an answer.
         with contextlib.suppress(VersionConflict):
