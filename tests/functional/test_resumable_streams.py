@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import anyio
+import httpx
 import pytest
 from mcp import Client
 from widget_mcp.storage.documents import Document
@@ -29,6 +30,7 @@ HEADERS = {
     "accept": "application/json, text/event-stream",
     "mcp-protocol-version": "2025-11-25",
 }
+HEADERS_OVER_HTTP = {k: v for k, v in HEADERS.items() if k not in ("host", "content-type")}
 CAPABILITIES = {"elicitation": {}, "sampling": {}}
 TRAVELLER = {"action": "accept", "content": {"name": "Ada", "seats": 2}}
 
@@ -110,6 +112,17 @@ async def test_progress_sent_before_a_tool_asks_follows_the_priming_event_in_a_b
     assert priming["data"] == ""
     assert json.loads(progress["data"])["method"] == "notifications/progress"
     assert json.loads(request["data"])["method"] == "elicitation/create"
+
+
+def test_a_non_ascii_event_id_or_session_over_http_is_answered_without_a_server_error(base_url: str) -> None:
+    get = {"accept": "text/event-stream", "mcp-protocol-version": "2025-11-25"}
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "book_trip", "arguments": {}}}
+    with httpx.Client(timeout=10) as http:
+        for name in ("last-event-id", "mcp-session-id"):
+            hostile = {name: "s1.abc.\xe9\xff".encode("latin-1")}
+            assert http.get(f"{base_url}/mcp", headers={**get, **hostile}).status_code == 405
+            posted = http.post(f"{base_url}/mcp", json=call, headers={**HEADERS_OVER_HTTP, **hostile})
+            assert posted.status_code == 200, posted.text
 
 
 # --- the buffered endpoint (as on Lambda), request by request ---
