@@ -35,6 +35,8 @@ class ClientSpec:
     # The eras in which its driver can play a host that shows the server's forms as its own: it declares
     # `elicitation` (and the MCP Apps extension when told to) and gives the answer each call names.
     answers_input: tuple[str, ...] = ()
+    # Whether its driver, there, can also declare the MCP Apps extension (mcp 1.x declares no extensions).
+    declares_extensions: bool = True
 
     @property
     def name(self) -> str:
@@ -82,6 +84,7 @@ CLIENTS: tuple[ClientSpec, ...] = (
         (sys.executable, str(PYTHON / "mcp2_driver.py")),
         Path(sys.executable),
         "the Python SDK this server is built on",
+        (HANDSHAKE, STATELESS),
     ),
     ClientSpec(
         "python_sdk_1_30_0",
@@ -90,6 +93,8 @@ CLIENTS: tuple[ClientSpec, ...] = (
         (HANDSHAKE,),
         (str(ENVIRONMENTS / "mcp1" / "bin" / "python"), str(PYTHON / "mcp1_driver.py")),
         ENVIRONMENTS / "mcp1" / ".synced",
+        answers_input=(HANDSHAKE,),
+        declares_extensions=False,
     ),
     ClientSpec(
         "fastmcp_4_1_6",
@@ -98,6 +103,7 @@ CLIENTS: tuple[ClientSpec, ...] = (
         (HANDSHAKE, STATELESS),
         (str(ENVIRONMENTS / "fastmcp" / "bin" / "python"), str(PYTHON / "fastmcp_driver.py")),
         ENVIRONMENTS / "fastmcp" / ".synced",
+        answers_input=(HANDSHAKE, STATELESS),
     ),
 )
 
@@ -107,6 +113,9 @@ CLIENT_ERA_IDS = [f"{spec.key}-{era.replace('-', '_')}" for spec, era in CLIENT_
 # The (client, era) pairs that can play a host answering input requests, and their ids.
 ANSWERING_ERAS = tuple((spec, era) for spec, era in CLIENT_ERAS if era in spec.answers_input)
 ANSWERING_ERA_IDS = [f"{spec.key}-{era.replace('-', '_')}" for spec, era in ANSWERING_ERAS]
+# Those whose driver can declare the MCP Apps extension too.
+EXTENSION_ERAS = tuple((spec, era) for spec, era in ANSWERING_ERAS if spec.declares_extensions)
+EXTENSION_ERA_IDS = [f"{spec.key}-{era.replace('-', '_')}" for spec, era in EXTENSION_ERAS]
 # Those in the handshake era, where the questions come on the call's stream and the client resumes it.
 RESUMING_ERAS = tuple((spec, era) for spec, era in ANSWERING_ERAS if era == HANDSHAKE)
 RESUMING_ERA_IDS = [f"{spec.key}-{era.replace('-', '_')}" for spec, era in RESUMING_ERAS]

@@ -14,6 +14,8 @@ from client_specs import (
     ANSWERING_ERAS,
     CLIENT_ERA_IDS,
     CLIENT_ERAS,
+    EXTENSION_ERA_IDS,
+    EXTENSION_ERAS,
     RESUMING_ERA_IDS,
     RESUMING_ERAS,
     ClientSpec,
@@ -89,6 +91,14 @@ def answering(
     return _answering(request, answering_drivers)
 
 
+@pytest.fixture(scope="session", params=EXTENSION_ERAS, ids=EXTENSION_ERA_IDS)
+def declaring(
+    request: pytest.FixtureRequest, answering_drivers: dict[tuple[ClientSpec, str], Driver]
+) -> tuple[Driver, ClientSpec, str]:
+    """The same, for the drivers that can also declare the MCP Apps extension."""
+    return _answering(request, answering_drivers)
+
+
 @pytest.fixture(scope="session", params=RESUMING_ERAS, ids=RESUMING_ERA_IDS)
 def resuming(
     request: pytest.FixtureRequest, answering_drivers: dict[tuple[ClientSpec, str], Driver]
@@ -117,6 +127,6 @@ def resuming_form_host(resuming: tuple[Driver, ClientSpec, str]) -> Iterator[Cli
 
 
 @pytest.fixture
-def widget_host(answering: tuple[Driver, ClientSpec, str]) -> Iterator[ClientSession]:
+def widget_host(declaring: tuple[Driver, ClientSpec, str]) -> Iterator[ClientSession]:
     """A host that shows widgets and could show forms as its own too (it declares both)."""
-    yield from _host(answering, ("elicitation", "apps"))
+    yield from _host(declaring, ("elicitation", "apps"))

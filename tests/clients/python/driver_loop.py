@@ -43,3 +43,66 @@ async def serve_commands(*handlers: Handler) -> None:
 def wire(model: Any) -> Any:
     """A pydantic model (mcp 1.x and 2.x alike) as the wire spells it."""
     return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+# The MCP Apps extension a host declares when it shows widgets (SEP-1865), and its settings.
+APPS_EXTENSION = "io.modelcontextprotocol/ui"
+APPS_SETTINGS = {"mimeTypes": ["text/html;profile=mcp-app"]}
+
+
+class FormUser:
+    """The user of a host that shows the server's forms (as node/driver_loop.mjs's FormUser): each call names the
+    answer it gives (`expect`); what the server asked is kept (`asked`), with how often the client resumed the
+    call's stream (`resumed`: GETs with Last-Event-ID the server answered, seen by `saw`, the HTTP client's response
+    hook). An answer with `afterResumptions: n` is given once the client has resumed n times; `{error}` is the host
+    failing to answer (`elicit` raises it, the driver sends it as the client's error). The statuses of resumptions
+    made once the call has settled are kept (`after_settled`)."""
+
+    def __init__(self) -> None:
+        self.asked: list[dict[str, Any]] = []
+        self.answer: dict[str, Any] | None = None
+        self.resumed = 0
+        self.settled = False
+        self.after_settled: list[int] = []
+        self._changed = asyncio.Event()
+
+    def expect(self, answer: dict[str, Any] | None) -> None:
+        self.asked, self.answer, self.resumed, self.settled, self.after_settled = [], answer, 0, False, []
+
+    def settle(self) -> None:
+        self.settled = True
+
+    def saw(self, method: str, headers: Any, status: int) -> None:
+        if method == "GET" and "last-event-id" in headers:
+            self.resumed += 1
+            if self.settled:
+                self.after_settled.append(status)
+            self._changed.set()
+            self._changed = asyncio.Event()
+
+    async def _until(self, done: Callable[[], bool], within: float | None = None) -> None:
+        deadline = None if within is None else asyncio.get_running_loop().time() + within
+        while not done():
+            left = None if deadline is None else deadline - asyncio.get_running_loop().time()
+            if left is not None and left <= 0:
+                return
+            try:
+                await asyncio.wait_for(self._changed.wait(), left)
+            except TimeoutError:
+                return
+
+    async def elicit(self, params: dict[str, Any]) -> dict[str, Any]:
+        """The answer (an ElicitResult as a dict), once it is due; raises the host's failure to answer."""
+        self.asked.append(params)
+        if self.answer is None:
+            raise RuntimeError("the test gave no answer to elicitation/create")
+        answer = dict(self.answer)
+        after, error = answer.pop("afterResumptions", 0), answer.pop("error", None)
+        await self._until(lambda: self.resumed >= after)
+        if error:
+            raise RuntimeError(error)
+        return answer
+
+    async def resumed_after_settling(self, within_ms: int) -> list[int]:
+        await self._until(lambda: bool(self.after_settled), within_ms / 1000)
+        return list(self.after_settled)

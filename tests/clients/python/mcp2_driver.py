@@ -10,8 +10,12 @@ from contextlib import AsyncExitStack
 from importlib.metadata import version
 from typing import Any
 
-from driver_loop import serve_commands, wire
+import mcp_types as types
+from driver_loop import APPS_EXTENSION, APPS_SETTINGS, FormUser, serve_commands, wire
 from mcp import Client
+from mcp.client.extension import advertise
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 MODES = {"2025-11-25": "legacy", "2026-07-28": "2026-07-28"}
 
@@ -19,10 +23,29 @@ MODES = {"2025-11-25": "legacy", "2026-07-28": "2026-07-28"}
 async def main(url: str) -> None:
     stack = AsyncExitStack()
     client: Any = None
+    user = FormUser()
 
-    async def connect(era: str) -> dict[str, Any]:
+    async def seen(response: Any) -> None:
+        user.saw(response.request.method, response.request.headers, response.status_code)
+
+    async def elicit(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult | types.ErrorData:
+        try:
+            return types.ElicitResult(**await user.elicit(wire(params)))
+        except RuntimeError as failed:
+            return types.ErrorData(code=types.INTERNAL_ERROR, message=str(failed))
+
+    async def connect(era: str, declares: tuple[str, ...] = ()) -> dict[str, Any]:
         nonlocal client
-        client = await stack.enter_async_context(Client(url, mode=MODES[era]))
+        http = await stack.enter_async_context(create_mcp_http_client())
+        http.event_hooks["response"].append(seen)
+        client = await stack.enter_async_context(
+            Client(
+                streamable_http_client(url, http_client=http),
+                mode=MODES[era],
+                elicitation_callback=elicit if "elicitation" in declares else None,
+                extensions=[advertise(APPS_EXTENSION, APPS_SETTINGS)] if "apps" in declares else None,
+            )
+        )
         return {"library": "mcp", "version": version("mcp"), "protocolVersion": client.protocol_version}
 
     async def list_tools() -> dict[str, Any]:
@@ -31,14 +54,23 @@ async def main(url: str) -> None:
     async def read_resource(uri: str) -> dict[str, Any]:
         return {"contents": [wire(c) for c in (await client.read_resource(uri)).contents]}
 
-    async def call_tool(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        return {"result": wire(await client.call_tool(name, arguments))}
+    # `answer`: what the user answers if the server asks during the call (FormUser).
+    async def call_tool(name: str, arguments: dict[str, Any], answer: dict[str, Any] | None = None) -> dict[str, Any]:
+        user.expect(answer)
+        try:
+            result = wire(await client.call_tool(name, arguments))
+            return {"result": result, "asked": user.asked, "resumed": user.resumed}
+        finally:
+            user.settle()
+
+    async def resumed_after_settling(within_ms: int) -> dict[str, Any]:
+        return {"statuses": await user.resumed_after_settling(within_ms)}
 
     async def close() -> dict[str, Any]:
         await stack.aclose()
         return {}
 
-    await serve_commands(connect, list_tools, read_resource, call_tool, close)
+    await serve_commands(connect, list_tools, read_resource, call_tool, resumed_after_settling, close)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from client_plan import output_schema, schema_errors
 from client_session import ClientSession
-from widget_mcp.transport.resumption import LONGEST_RETRY_MS
+from widget_mcp.transport.resumption import FIRST_RETRY_MS
 
 QUESTION = {
     "type": "object",
@@ -89,12 +89,13 @@ def play_unanswered(host: ClientSession) -> None:
     """A host that fails to answer the form (its client sends the server an error instead): the call fails with the
     server's sentence, and the client, which has the call's response, resumes the stream no more; were it to, the
     server must end it rather than send the response again (a client polls every `retry` for as long as it gets
-    event streams). The wait for a resumption is the longest `retry` the server ever gives, and a second."""
+    event streams). The wait for a resumption is four times the `retry` the server gave with the response (its first
+    one: the client resumed once), and a second."""
     failed = host.call("ask_question", {"question": QUESTION, "title": "Your stay"}, {"error": "The host closed"})
     thrown = failed.thrown
     assert thrown is not None, f"{failed.where}: the host failed to answer, yet the call succeeded: {failed.result}"
     assert "The host closed" in thrown["message"], f"{failed.where}: the error does not pass on the host's: {thrown}"
-    statuses = host.resumed_after_settling(LONGEST_RETRY_MS / 1000 + 1)
+    statuses = host.resumed_after_settling(4 * FIRST_RETRY_MS / 1000 + 1)
     assert 200 not in statuses, (
         f"{failed.where}: with the call's error in hand, the client resumed its stream again and the server answered"
         f" {statuses}: it will keep polling every retry until it closes"
