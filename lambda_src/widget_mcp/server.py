@@ -39,6 +39,8 @@ from widget_mcp.toolkit.call import CallerClient
 from widget_mcp.toolkit.errors import CatalogError
 from widget_mcp.toolkit.inputs import ProtocolRefusal
 from widget_mcp.toolkit.limits import CallLimiter
+from widget_mcp.toolkit.ownership import caller_key
+from widget_mcp.toolkit.principal import resolve_principal
 from widget_mcp.toolkit.request_state import RequestStates
 from widget_mcp.toolkit.runtime import CallObserver, TemplateSettings, ToolRuntime
 from widget_mcp.toolkit.tasks import TaskLauncher
@@ -246,7 +248,7 @@ def build_server(
         except CatalogError as exc:
             raise _catalog_error(exc, ctx.protocol_version) from None
 
-    def session_of(ctx: ServerRequestContext[Any], uri: str) -> str:
+    def session_of(ctx: ServerRequestContext[Any], uri: str) -> tuple[str, RequestInfo]:
         info = ctx.request if isinstance(ctx.request, RequestInfo) else None
         if info is None or info.session_id is None:
             message = (
@@ -256,13 +258,19 @@ def build_server(
             raise MCPError(code=INVALID_REQUEST, message=message)
         if not catalog.subscribable(uri):
             raise MCPError(code=INVALID_PARAMS, message=f"No changes of {uri} are notified here", data={"uri": uri})
-        return info.session_id
+        return info.session_id, info
+
+    def caller_of(ctx: ServerRequestContext[Any], info: RequestInfo) -> str:
+        """Who a subscription counts against: per-caller limits' key (the principal, or the address without one)."""
+        principal = resolve_principal(ctx.meta, info.subject, info.host_subject, trust_hints=runtime.sign_in is None)
+        return caller_key(principal, info.source if principal.is_anonymous else None)
 
     async def subscribe(ctx: ServerRequestContext[Any], params: SubscribeRequestParams) -> dict[str, Any]:
         assert subscriptions is not None
         uri = str(params.uri)
         try:
-            await anyio.to_thread.run_sync(subscriptions.subscribe, session_of(ctx, uri), uri)
+            session, info = session_of(ctx, uri)
+            await anyio.to_thread.run_sync(subscriptions.subscribe, session, uri, caller_of(ctx, info))
         except SubscriptionRefused as refused:
             raise MCPError(code=INVALID_PARAMS, message=str(refused), data={"uri": refused.uri}) from None
         return {}
@@ -270,7 +278,7 @@ def build_server(
     async def unsubscribe(ctx: ServerRequestContext[Any], params: UnsubscribeRequestParams) -> dict[str, Any]:
         assert subscriptions is not None
         uri = str(params.uri)
-        await anyio.to_thread.run_sync(subscriptions.unsubscribe, session_of(ctx, uri), uri)
+        await anyio.to_thread.run_sync(subscriptions.unsubscribe, session_of(ctx, uri)[0], uri)
         return {}
 
     # Prompts and completion are offered (and so advertised) only when an app declares some.

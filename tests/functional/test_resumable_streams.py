@@ -19,6 +19,7 @@ from widget_mcp.storage.documents import Document
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit.call import ToolCall
 from widget_mcp.transport.endpoint import HttpReply, McpEndpoint
+from widget_mcp.transport.resumption import MAX_RESUMABLE_ID_LENGTH
 
 from tests.functional.test_input_requests_over_http import Answers
 from tests.trip_book import served_trips, trip_endpoint, trip_settings
@@ -149,7 +150,7 @@ class Wire:
         headers = {**HEADERS, **({"mcp-session-id": session} if session else {})}
         return await self.endpoint.handle("POST", headers, json.dumps(message).encode())
 
-    async def call(self, session: str | None, tool: str = "book_trip", rid: int = 7) -> HttpReply:
+    async def call(self, session: str | None, tool: str = "book_trip", rid: int | str = 7) -> HttpReply:
         params = {"name": tool, "arguments": {"city": "Oslo"}}
         return await self.post({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params}, session)
 
@@ -276,6 +277,17 @@ async def test_without_resumable_streams_a_get_with_any_event_id_is_405() -> Non
     endpoint = trip_endpoint(trip_settings())
     reply = await endpoint.handle("GET", {"host": HOST, "last-event-id": "abc.def"}, b"")
     assert reply.status == 405
+
+
+async def test_a_call_whose_id_is_too_long_for_an_event_id_is_told_input_is_unsupported_not_left_waiting(
+    wire: Wire,
+) -> None:
+    session = await wire.session()
+    resumable = await wire.call(session, rid="r" * MAX_RESUMABLE_ID_LENGTH)
+    assert dict(resumable.headers)["content-type"] == "text/event-stream"
+    reply = await wire.call(session, rid="r" * (MAX_RESUMABLE_ID_LENGTH + 1))
+    result = json.loads(reply.body)["result"]
+    assert result["_meta"]["error"]["code"] == "input_unsupported"
 
 
 async def test_a_forged_session_declares_no_capability(wire: Wire) -> None:

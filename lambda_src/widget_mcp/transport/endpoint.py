@@ -79,6 +79,7 @@ from widget_mcp.transport.guards import (
 from widget_mcp.transport.host_identity import OPAQUE_ORIGIN, HostIdentity, HostRefusal
 from widget_mcp.transport.inline_call import Suspended, run_inline
 from widget_mcp.transport.resumption import (
+    MAX_RESUMABLE_ID_LENGTH,
     RESUMING_VERSION,
     EventId,
     ListenEvent,
@@ -741,7 +742,10 @@ class McpEndpoint:
         else:
             version = header_version or DEFAULT_NEGOTIATED_VERSION
             session = None
-            needs_session = events is not None or method in SESSION_METHODS
+            # A call's id rides in its stream's event ids: one too long for a header is not resumed (its client
+            # gets `input_unsupported` if the tool asks).
+            resumable = events is not None and not (isinstance(rid, str) and len(rid) > MAX_RESUMABLE_ID_LENGTH)
+            needs_session = resumable or method in SESSION_METHODS
             if self._streams is not None and needs_session and version == RESUMING_VERSION:
                 session = self._streams.session(headers.get("mcp-session-id"))
             exchange = _Exchange(

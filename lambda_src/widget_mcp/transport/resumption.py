@@ -38,14 +38,18 @@ APPS_EXTENSION = "io.modelcontextprotocol/ui"
 STREAM, ANSWER = "stream", "stream_answer"
 FIRST_RETRY_MS, LONGEST_RETRY_MS = 500, 5_000
 # How often a session's standalone stream (resource changes, subscriptions.py) is polled.
-LISTEN_RETRY_MS = 10_000
+# The clients keep one `retry` per connection for all its streams, so this is a waiting call's longest too: a call
+# is never resumed later than that for a session that also listens.
+LISTEN_RETRY_MS = LONGEST_RETRY_MS
 # The most answers one round may wait for (one item each): more keys than that is a handler's bug.
 MAX_REQUESTS_PER_ROUND = 16
 _SESSION_PREFIX = "s1."
 # A stream id as `suspend` makes them (16 random bytes, URL-safe base64): an answer naming any other is dropped unread.
 _STREAM_ID = re.compile(r"[A-Za-z0-9_-]{22}")
-# The longest `Last-Event-ID` this server issues is far shorter (a stream id, round, poll and the call's id).
+# The longest `Last-Event-ID` this server issues is far shorter (a stream id, round, poll and the call's id, whose
+# length a resumable call's id is held to).
 _EVENT_ID_LIMIT = 1024
+MAX_RESUMABLE_ID_LENGTH = 200
 
 Sign = Callable[[str, str], str]
 
