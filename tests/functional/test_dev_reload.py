@@ -98,6 +98,30 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new))
 
 
+async def native_form(base: str, request_state: str | None = None) -> dict[str, Any]:
+    """`ask_question` for a 2026-07-28 host that elicits and shows no widget: asked (input_required), or, with the
+    requestState it was given, answered."""
+    params: dict[str, Any] = {
+        "name": "ask_question",
+        "arguments": {"question": {"type": "object", "properties": {"name": {"type": "string"}}}},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+        },
+    }
+    if request_state is not None:
+        params |= {"inputResponses": {"form": {"action": "accept", "content": {"name": "Ada"}}}}
+        params |= {"requestState": request_state}
+    headers = {"mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "ask_question"}
+    message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
+    async with httpx.AsyncClient(timeout=10) as http:
+        reply = await http.post(f"{base}/mcp", json=message, headers=headers)
+    body: dict[str, Any] = reply.json()
+    assert "result" in body, body
+    result: dict[str, Any] = body["result"]
+    return result
+
+
 async def test_a_python_change_restarts_the_app_and_a_game_in_progress_survives_it(tmp_path: Path) -> None:
     copy = copy_repo(tmp_path)  # no widget_bundles/node_modules here: the widgets are not watched
     with dev_mode(copy, "reload-python") as dev:
@@ -105,6 +129,8 @@ async def test_a_python_change_restarts_the_app_and_a_game_in_progress_survives_
         assert "reload         Python (lambda_src/), widgets not watched (no widget_bundles/node_modules" in dev.output
         game = await dev.call("chess_new_game", {"opponent": "human"})
         await dev.call("chess_move", {"gameId": game["gameId"], "move": "e4"})
+        asked = await native_form(dev.base)
+        assert asked["resultType"] == "input_required"
 
         started = time.monotonic()
         edit(copy / CHESS_TOOLS, SHOW_GAME, EDITED)
@@ -116,6 +142,9 @@ async def test_a_python_change_restarts_the_app_and_a_game_in_progress_survives_
         print(f"reload seen by a client {time.monotonic() - started:.2f} s after the edit")
         shown = await dev.call("chess_show_game", {"gameId": game["gameId"]})
         assert (shown["gameId"], shown["ply"]) == (game["gameId"], 1)
+        # The requestState signed before the reload is accepted after it: one key for the whole run.
+        answered = await native_form(dev.base, asked["requestState"])
+        assert answered["_meta"]["dgui_response"]["data"] == {"name": "Ada"}
         assert f"{CHESS_TOOLS} changed: restarting the app (moto and its state keep running)" in dev.output
         assert re.search(r"reloaded in \d+\.\d s: \d+ tools", dev.output)
 

@@ -87,7 +87,7 @@ async def test_the_official_client_is_told_on_its_own_stream_that_a_resource_it_
         with pytest.warns(MCPDeprecationWarning, match="resources/subscribe"):
             await mcp.session.subscribe_resource(OSLO)
         await mcp.call_tool("delay_trains", {"city": "Oslo", "minutes": 3})
-        with anyio.fail_after(25):  # the client polls its stream every 10 s, as the server says
+        with anyio.fail_after(25):  # the client polls its stream every 5 s, as the server says
             await told.wait()
     assert uris == [OSLO]
 

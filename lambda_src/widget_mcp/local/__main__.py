@@ -12,6 +12,7 @@ import contextlib
 import errno
 import logging
 import os
+import secrets
 import socket
 import sys
 from pathlib import Path
@@ -101,6 +102,10 @@ def main() -> int:
     os.environ.setdefault("WIDGET_MANIFEST", str(WIDGET_DIST / "manifest.json"))
     os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
     os.environ.setdefault("CORS_ORIGINS", LOCAL_CORS_ORIGINS)
+    if not os.environ.get("REQUEST_STATE_SECRET") and not os.environ.get("REQUEST_STATE_SECRET_ARN"):
+        # One key for the whole run, which every reload inherits: the input requests, sessions and streams signed
+        # before a save are still accepted after it.
+        os.environ["REQUEST_STATE_SECRET"] = secrets.token_urlsafe(32)
     issuer = _local_issuer(base)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # moto's per-request access log
     try:

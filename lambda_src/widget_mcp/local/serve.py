@@ -86,6 +86,12 @@ class LocalServer(uvicorn.Server):
         await super().shutdown(sockets)
 
 
+def _resumable_line(on: bool) -> str:
+    if on:
+        return "  2025-11-25     resumable streams on: tools' input requests, resource subscriptions\n"
+    return "  2025-11-25     resumable streams off (RESUMABLE_STREAMS=1 turns them on)\n"
+
+
 def _sign_in_lines(mode: str, issuer_url: str | None, issuer: LocalIssuer | None) -> str:
     if mode != "oauth":
         return "  sign-in        off (AUTH_MODE=oauth turns it on)\n"
@@ -142,6 +148,7 @@ def build_server(
             f"  AWS (moto)     {options.aws_url}  table {settings.table_name}\n"
             + options.reload_lines
             + _sign_in_lines(settings.auth_mode, settings.oauth_issuer, issuer)
+            + _resumable_line(settings.resumable_streams)
             + "Press Ctrl-C to stop."
         )
     else:
