@@ -21,8 +21,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 import widget_mcp
 from widget_mcp.transport.call_events import LiveStream, accepts_event_stream, sse_frame
 from widget_mcp.transport.cross_origin import HostChecked
-from widget_mcp.transport.endpoint import HttpReply, McpEndpoint
+from widget_mcp.transport.endpoint import McpEndpoint
 from widget_mcp.transport.guards import HostAllowlist
+from widget_mcp.transport.replies import HttpReply
 
 MCP_METHODS = ["POST", "GET", "DELETE", "PUT", "PATCH", "HEAD", "OPTIONS"]
 

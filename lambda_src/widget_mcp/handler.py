@@ -26,8 +26,8 @@ defer_package_init(*DEFERRED_PACKAGES)
 
 from widget_mcp.settings import get_settings  # noqa: E402 - after the deferral on purpose
 from widget_mcp.task_invokers import TASK_EVENT, LambdaInvoker, task_of  # noqa: E402
-from widget_mcp.transport.endpoint import HttpReply  # noqa: E402
 from widget_mcp.transport.lambda_events import EventError, parse_event, to_response  # noqa: E402
+from widget_mcp.transport.replies import HttpReply  # noqa: E402
 from widget_mcp.wiring import build_core, prepare_snapshot  # noqa: E402
 
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]

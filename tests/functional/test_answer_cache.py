@@ -15,8 +15,9 @@ from widget_mcp.auth.tokens import AccessToken, TokenRejected
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
-from widget_mcp.transport.endpoint import HttpReply, McpEndpoint
+from widget_mcp.transport.endpoint import McpEndpoint
 from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
+from widget_mcp.transport.replies import HttpReply
 from widget_mcp.wiring import build_core
 
 HOST = "api.example.com"

@@ -18,8 +18,9 @@ from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult
 from widget_mcp.toolkit.bundles import BundleManifest
 from widget_mcp.toolkit.runtime import TemplateSettings, ToolRuntime
-from widget_mcp.transport.endpoint import HttpReply, McpEndpoint
+from widget_mcp.transport.endpoint import McpEndpoint
 from widget_mcp.transport.guards import HostAllowlist
+from widget_mcp.transport.replies import HttpReply
 from widget_mcp.wiring import build_core
 
 from tests.seed_forms import FLIGHT

@@ -13,7 +13,7 @@ from mcp import Client
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import ResourceUpdatedNotification
 from widget_mcp.storage.memory import InMemoryDocumentStore
-from widget_mcp.transport.endpoint import HttpReply
+from widget_mcp.transport.replies import HttpReply
 from widget_mcp.transport.subscriptions import (
     DELIVERY_LAG_MS,
     MAX_NEW_SUBSCRIBERS_PER_DAY,

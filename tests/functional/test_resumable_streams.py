@@ -18,7 +18,8 @@ from mcp import Client
 from widget_mcp.storage.documents import Document
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit.call import ToolCall
-from widget_mcp.transport.endpoint import HttpReply, McpEndpoint
+from widget_mcp.transport.endpoint import McpEndpoint
+from widget_mcp.transport.replies import HttpReply
 from widget_mcp.transport.resumption import MAX_RESUMABLE_ID_LENGTH
 
 from tests.functional.test_input_requests_over_http import Answers

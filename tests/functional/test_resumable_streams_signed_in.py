@@ -13,8 +13,9 @@ from auth_challenges import parse_bearer_challenge
 from widget_mcp.auth.gate import SignInGate, SignInPolicy
 from widget_mcp.auth.host_tokens import HEADER, HostTokens, sign
 from widget_mcp.auth.tokens import AccessToken, TokenRejected
-from widget_mcp.transport.endpoint import HttpReply, McpEndpoint
+from widget_mcp.transport.endpoint import McpEndpoint
 from widget_mcp.transport.host_identity import HostIdentity
+from widget_mcp.transport.replies import HttpReply
 
 from tests.functional.test_resumable_streams import HEADERS, HOST, TRAVELLER, Clock, Runs, events, messages
 from tests.trip_book import trip_endpoint, trip_settings

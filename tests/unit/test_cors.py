@@ -6,8 +6,9 @@ import json
 
 import pytest
 from widget_mcp.settings import Settings
-from widget_mcp.transport.endpoint import HttpReply, McpEndpoint
+from widget_mcp.transport.endpoint import McpEndpoint
 from widget_mcp.transport.guards import CorsPolicy, HostAllowlist, origin_key
+from widget_mcp.transport.replies import HttpReply
 from widget_mcp.wiring import build_core
 
 HOST = "mcp.example.com"

@@ -10,7 +10,8 @@ import pytest
 from widget_mcp.auth.host_tokens import HEADER, Scope, sign
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
-from widget_mcp.transport.endpoint import HttpReply, McpEndpoint
+from widget_mcp.transport.endpoint import McpEndpoint
+from widget_mcp.transport.replies import HttpReply
 from widget_mcp.wiring import build_core
 
 from tests.auth_challenges import parse_challenge

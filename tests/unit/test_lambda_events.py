@@ -1,8 +1,8 @@
 import base64
 
 import pytest
-from widget_mcp.transport.endpoint import HttpReply
 from widget_mcp.transport.lambda_events import EventError, parse_event, to_response
+from widget_mcp.transport.replies import HttpReply
 
 
 def test_an_http_api_event_becomes_a_request_with_lower_case_headers() -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from itertools import chain
 from typing import Any, TypeGuard
@@ -78,16 +78,16 @@ from widget_mcp.transport.guards import (
 )
 from widget_mcp.transport.host_identity import OPAQUE_ORIGIN, HostIdentity, HostRefusal
 from widget_mcp.transport.inline_call import Suspended, run_inline
+from widget_mcp.transport.replies import JSON_HEADERS, HttpReply, Pending, accepted, error_body
 from widget_mcp.transport.resumption import (
     MAX_RESUMABLE_ID_LENGTH,
     RESUMING_VERSION,
-    EventId,
-    ListenEvent,
     Resuming,
     Session,
     Streams,
     SuspendCall,
 )
+from widget_mcp.transport.stream_gets import StreamGets
 from widget_mcp.transport.subscriptions import Subscriptions
 
 logger = logging.getLogger(__name__)
@@ -97,7 +97,6 @@ SESSION_METHODS = frozenset({"resources/subscribe", "resources/unsubscribe"})
 # The tasks extension's requests, which name their task in `Mcp-Name` as tools/call names its tool.
 TASK_METHODS = frozenset({"tasks/get", "tasks/update", "tasks/cancel"})
 
-JSON_HEADERS: tuple[tuple[str, str], ...] = (("content-type", "application/json"),)
 KEY_UNAVAILABLE = (
     "Input requests cannot be signed or checked right now: the server could not read its requestState key; "
     "try again shortly"
@@ -107,13 +106,6 @@ KEY_UNAVAILABLE = (
 BATCH_VERSIONS = frozenset({"2024-11-05", "2025-03-26"})
 DEFAULT_MAX_BATCH_MESSAGES = 8  # MAX_BATCH_MESSAGES's default (settings.py)
 ONE_CALL_PER_BATCH = "Invalid Request: a batch may hold one tools/call; send each other call in a POST of its own"
-
-
-@dataclass(frozen=True, slots=True)
-class HttpReply:
-    status: int
-    body: bytes = b""
-    headers: tuple[tuple[str, str], ...] = JSON_HEADERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,21 +171,13 @@ class _Exchange:
     caller: Caller = Caller()
 
 
-Pending = Coroutine[Any, Any, HttpReply]
 # What one message of a POST gets: its reply (at once or later), or None when it is answered by nothing (a
 # notification, or a response to the client's own request).
 Answer = HttpReply | Pending | None
 
 
-def _error_body(request_id: Any, code: int, message: str, data: Any = None) -> bytes:
-    error: dict[str, Any] = {"code": code, "message": message}
-    if data is not None:
-        error["data"] = data
-    return json.dumps({"jsonrpc": "2.0", "id": request_id, "error": error}, separators=(",", ":")).encode()
-
-
 def _transport_error(status: int, code: int, message: str, *extra: tuple[str, str]) -> HttpReply:
-    return HttpReply(status, _error_body(None, code, message), JSON_HEADERS + extra)
+    return HttpReply(status, error_body(None, code, message), JSON_HEADERS + extra)
 
 
 def _not_allowed() -> HttpReply:
@@ -204,7 +188,7 @@ def _challenge(rid: Any, refused: Refused) -> HttpReply:
     if refused.in_band:
         result = {**refused.tool_result(), "resultType": "complete"}
         return HttpReply(200, json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}).encode())
-    body = _error_body(rid, INVALID_REQUEST, refused.description, {"error": refused.code})
+    body = error_body(rid, INVALID_REQUEST, refused.description, {"error": refused.code})
     return HttpReply(refused.status, body, (*JSON_HEADERS, ("www-authenticate", refused.www_authenticate)))
 
 
@@ -225,11 +209,6 @@ def _valid_id(value: Any) -> TypeGuard[str | int]:
     return (isinstance(value, (str, int))) and not isinstance(value, bool)
 
 
-def _accepted() -> HttpReply:
-    """A POST of notifications or responses only: accepted, and answered with no body (every revision)."""
-    return HttpReply(202, b"", ())
-
-
 def _unsupported_version(message: Any, version: str) -> HttpReply:
     """2025-06-18 to 2025-11-25: 400 for an unsupported MCP-Protocol-Version; 2026-07-28 adds this error, whose
     `data.supported` lists what the client may retry with: for a request in the 2026-07-28 envelope, the versions
@@ -246,7 +225,7 @@ def _unsupported_version(message: Any, version: str) -> HttpReply:
     )
     supported = MODERN_PROTOCOL_VERSIONS if modern else SUPPORTED_PROTOCOL_VERSIONS
     data = {"supported": list(supported), "requested": requested}
-    return HttpReply(400, _error_body(rid, UNSUPPORTED_PROTOCOL_VERSION, text, data))
+    return HttpReply(400, error_body(rid, UNSUPPORTED_PROTOCOL_VERSION, text, data))
 
 
 class McpEndpoint:
@@ -287,7 +266,7 @@ class McpEndpoint:
         issued is then served; every other GET is 405 either way. `subscriptions` (with `streams`): a session's
         standalone stream, GET with its `Mcp-Session-Id`, delivers the changes of the resources it subscribed to."""
         self._streams = streams
-        self._subscriptions = subscriptions if streams is not None else None
+        self._gets = StreamGets(streams, subscriptions, self._identify, self._request) if streams is not None else None
         # A browser client resumes a stream with GET (and headers that need a preflight).
         self._preflight = (
             CorsPolicy.preflight_headers("GET, POST, OPTIONS") if streams else CorsPolicy.PREFLIGHT_HEADERS
@@ -380,7 +359,7 @@ class McpEndpoint:
         peer: str | None,
         live: LiveStream | None = None,
     ) -> HttpReply | Pending:
-        asked = self._stream_asked(headers) if method == "GET" else None
+        asked = self._gets.asked(headers) if method == "GET" and self._gets is not None else None
         if method not in ("POST", "OPTIONS") and asked is None:
             return _not_allowed()
         if not self._hosts.allows(headers.get("host")):
@@ -399,7 +378,8 @@ class McpEndpoint:
                 return _not_allowed()
             return HttpReply(204, b"", self._preflight)  # `begin` adds the origin
         if asked is not None:
-            return self._get(*asked, headers, request_id, peer)
+            assert self._gets is not None
+            return self._gets.get(*asked, headers, request_id, peer)
         if len(body) > self._max_body:
             return self._too_large()
         if media_type(headers, "content-type") != "application/json":
@@ -421,7 +401,7 @@ class McpEndpoint:
         if isinstance(decoded, list):
             return self._batch(decoded, headers, request_id, peer)
         answer = self._message(decoded, headers, request_id, peer, live=live)
-        return _accepted() if answer is None else answer
+        return accepted() if answer is None else answer
 
     def _message(
         self,
@@ -466,160 +446,9 @@ class McpEndpoint:
             )
         # Up to 2025-11-25 a client may POST its responses, and they get 202. Only a kept call's requests await
         # one (resumption.py); any other is accepted and dropped.
-        if self._streams is not None and isinstance(rid, str):
-            return self._keep_answer(self._streams, message, headers)
+        if self._gets is not None and isinstance(rid, str):
+            return self._gets.keep_answer(message, headers)
         return None
-
-    async def _keep_answer(self, streams: Streams, message: dict[str, Any], headers: Mapping[str, str]) -> HttpReply:
-        session = streams.session(headers.get("mcp-session-id"))
-        if session is None:
-            return _accepted()  # no call of a session's awaits it
-        caller = await self._identify(headers, message)
-        if isinstance(caller, HttpReply):
-            return caller  # a token refused: the client renews it and answers again
-        try:
-            await anyio.to_thread.run_sync(streams.keep_answer, message, session, caller.owner)
-        except StoreError as exc:
-            logger.error("a client's answer to an input request could not be kept: %s", exc)
-            return HttpReply(503, b"", (("retry-after", "1"),))
-        return _accepted()
-
-    def _stream_asked(self, headers: Mapping[str, str]) -> tuple[Session | None, EventId | ListenEvent] | None:
-        """What a GET asks for, if it is something this endpoint serves: a kept call's stream (a `Last-Event-ID`
-        this server signed), or a session's standalone stream; None for every other GET (405). Costs no read."""
-        streams = self._streams
-        if streams is None:
-            return None
-        session = streams.session(headers.get("mcp-session-id"))
-        last = headers.get("last-event-id")
-        event = streams.event(last)
-        if event is not None:
-            return (session, event) if not event.ended else None  # a stream that brought its response is over
-        if self._subscriptions is None or session is None:
-            return None
-        if last is None:  # a new stream: every change left since the session subscribed
-            return session, ListenEvent(session.nonce, 0)
-        listened = streams.listening(last)
-        return (session, listened) if listened is not None and listened.session == session.nonce else None
-
-    async def _get(
-        self,
-        session: Session | None,
-        asked: EventId | ListenEvent,
-        headers: Mapping[str, str],
-        http_request_id: str | None,
-        peer: str | None,
-    ) -> HttpReply:
-        """GET: the next part of a kept call's stream, or of a session's standalone stream."""
-        streams = self._streams
-        assert streams is not None
-        if isinstance(asked, ListenEvent):
-            assert self._subscriptions is not None
-            return await self._listen(streams, self._subscriptions, asked)
-        try:
-            return await self._resume(streams, asked, session, headers, http_request_id, peer)
-        except StoreError as exc:  # the client polls again, as it would while waiting
-            logger.error("a kept call could not be resumed: %s", exc)
-            return HttpReply(200, streams.priming(replace(asked, poll=asked.poll + 1)), EVENT_STREAM_HEADERS)
-
-    async def _listen(self, streams: Streams, subscriptions: Subscriptions, since: ListenEvent) -> HttpReply:
-        """A session's standalone stream, polled: the resources changed since the last poll, then the end."""
-        try:
-            changed, cursor = await anyio.to_thread.run_sync(subscriptions.changes, since.session, since.since_ms)
-        except StoreError as exc:
-            logger.error("a session's resource changes could not be read: %s", exc)
-            changed, cursor = [], since.since_ms
-        frames = [streams.listen_priming(replace(since, since_ms=cursor))]
-        for uri in changed:
-            notification = {"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": uri}}
-            frames.append(sse_frame(json.dumps(notification, separators=(",", ":")).encode()))
-        return HttpReply(200, b"".join(frames), EVENT_STREAM_HEADERS)
-
-    async def _resume(
-        self,
-        streams: Streams,
-        event: EventId,
-        session: Session | None,
-        headers: Mapping[str, str],
-        http_request_id: str | None,
-        peer: str | None,
-    ) -> HttpReply:
-        """GET with a kept call's `Last-Event-ID`: the next part of its stream (resumption.py)."""
-
-        def stream(body: bytes) -> HttpReply:
-            return HttpReply(200, body, EVENT_STREAM_HEADERS)
-
-        def poll_again() -> HttpReply:
-            return stream(streams.priming(replace(event, poll=event.poll + 1)))
-
-        def gone() -> HttpReply:
-            text = (
-                "This call waited longer for its answers than the server keeps it, or belongs to another session or "
-                "user: call the tool again"
-            )
-            return stream(streams.ending(event, sse_frame(_error_body(event.rid, INVALID_REQUEST, text))))
-
-        doc = await anyio.to_thread.run_sync(streams.load, event, session)
-        if doc is None:
-            return gone()
-        call = {"jsonrpc": "2.0", "id": event.rid, "method": "tools/call", "params": doc.body["call"]}
-        # The caller is checked before the call is shown, claimed or run: a refused token leaves it as it was.
-        caller = await self._identify(headers, call)
-        if isinstance(caller, HttpReply):
-            return caller if caller.status != 200 else stream(streams.ending(event, sse_frame(caller.body)))
-        if caller.owner != doc.body.get("owner"):
-            return gone()
-        state = doc.body["state"]
-        if state == "done":
-            kept = doc.body.get("reply")
-            if kept is None:
-                kept_error = _error_body(event.rid, INTERNAL_ERROR, "This call's response was too large to send again")
-                return stream(streams.ending(event, sse_frame(kept_error)))
-            return stream(kept.encode())
-        if state == "running" and streams.running(doc):
-            return poll_again()
-        if event.round != doc.body["round"]:
-            # The client missed the reply that carried this round's requests: they come again.
-            return stream(streams.requests(doc.doc_id, doc.body["round"], event.rid, doc.body["requests"]))
-        answers = await anyio.to_thread.run_sync(streams.answers, doc)
-        if answers is None:
-            return poll_again()
-        claimed = await anyio.to_thread.run_sync(streams.claim, doc)
-        if claimed is None:
-            return poll_again()
-        failed = next((a["error"] for a in answers.values() if "result" not in a), None)
-        if failed is not None:
-            text = failed.get("message") if isinstance(failed, dict) else None
-            reason = f"The client could not answer the tool's request: {text or 'no reason given'}"
-            body = streams.ending(event, sse_frame(_error_body(event.rid, INVALID_PARAMS, reason)))
-            await anyio.to_thread.run_sync(streams.finish, claimed, body)
-            return stream(body)
-        params = {
-            **doc.body["call"],
-            "inputResponses": {key: answer["result"] for key, answer in answers.items()},
-            "requestState": doc.body["requestState"],
-        }
-        message = {**call, "params": params}
-        call_headers = {
-            **headers,
-            "content-type": "application/json",
-            "accept": "application/json, text/event-stream",
-            "mcp-protocol-version": RESUMING_VERSION,
-        }
-        resuming = Resuming(event, claimed)
-        reply = self._request(message, call_headers, http_request_id, peer, resuming=resuming, caller=caller)
-        if not isinstance(reply, HttpReply):
-            reply = await reply
-        if resuming.suspended or reply.status != 200:
-            return reply  # the next round's requests; or a refusal, which leaves the call to be resumed again
-        frames = (
-            reply.body
-            if media_type(dict(reply.headers), "content-type") == "text/event-stream"
-            else sse_frame(reply.body)
-        )
-        body = streams.ending(event, frames)
-        await anyio.to_thread.run_sync(streams.finish, claimed, body)
-        return stream(body)
 
     def _batch(
         self, messages: list[Any], headers: Mapping[str, str], http_request_id: str | None, peer: str | None
@@ -646,7 +475,7 @@ class McpEndpoint:
         def answer_to(position: int, message: Any) -> Answer:
             if position > first_call and _tool_call(message):
                 # Each call may take the work one request is allowed: a second would double what one POST costs.
-                return HttpReply(200, _error_body(message["id"], INVALID_REQUEST, ONE_CALL_PER_BATCH))
+                return HttpReply(200, error_body(message["id"], INVALID_REQUEST, ONE_CALL_PER_BATCH))
             return self._message(message, headers, http_request_id, peer, batched=True)
 
         answers = (answer_to(position, message) for position, message in enumerate(messages))
@@ -691,10 +520,10 @@ class McpEndpoint:
         if not _valid_id(rid):
             return _transport_error(400, INVALID_REQUEST, "Invalid Request: a request's id is a string or an integer")
         if params is not None and not isinstance(params, dict):
-            return HttpReply(400, _error_body(rid, INVALID_PARAMS, "params must be an object"))
+            return HttpReply(400, error_body(rid, INVALID_PARAMS, "params must be an object"))
         if batched and method == "initialize":
             # 2025-03-26, lifecycle: the initialize request must not be part of a batch.
-            return HttpReply(200, _error_body(rid, INVALID_REQUEST, "Invalid Request: initialize cannot be batched"))
+            return HttpReply(200, error_body(rid, INVALID_REQUEST, "Invalid Request: initialize cannot be batched"))
 
         events = None
         if method == "tools/call" and not batched and (live is not None or accepts_event_stream(headers)):
@@ -777,7 +606,7 @@ class McpEndpoint:
         host = self._host.admit(headers, str(message.get("method")), params if isinstance(params, dict) else None)
         if isinstance(host, HostRefusal):
             return HttpReply(
-                host.status, _error_body(rid, INVALID_REQUEST, host.message), (*JSON_HEADERS, *host.headers)
+                host.status, error_body(rid, INVALID_REQUEST, host.message), (*JSON_HEADERS, *host.headers)
             )
         if host is not None:
             return Caller(host_subject=host.principal_subject)
@@ -906,7 +735,7 @@ class McpEndpoint:
             # REQUEST_STATE_SECRET_ARN could not be read (the one key read while a request is served): the server's
             # fault, passing; the key is read again by the next call that needs it.
             logger.error("input requests cannot be signed or checked: %s", exc)
-            body = _error_body(rid, INTERNAL_ERROR, KEY_UNAVAILABLE)
+            body = error_body(rid, INTERNAL_ERROR, KEY_UNAVAILABLE)
             return HttpReply(503, body, (*JSON_HEADERS, ("retry-after", "1")))
         logger.error("unhandled error while serving %s", exchange.method, exc_info=exc)
         return self._reply_error(rid, INTERNAL_ERROR, "Internal server error", None, modern)
@@ -928,7 +757,7 @@ class McpEndpoint:
         except (StoreError, ValueError) as exc:
             logger.error("a call that asked for input could not be kept: %s", exc)
             message = "The server could not keep this call while it waits for your answers; try again shortly"
-            return HttpReply(200, _error_body(exchange.rid, INTERNAL_ERROR, message))
+            return HttpReply(200, error_body(exchange.rid, INTERNAL_ERROR, message))
         notifications = b"".join(exchange.events.frames) if exchange.events is not None else b""
         # The priming event comes first (it carries the id the client resumes from), then what the tool sent.
         priming, _, requests = body.partition(b"\n\n")
@@ -977,7 +806,7 @@ class McpEndpoint:
     def _reply_error(rid: Any, code: int, message: str, data: Any, modern: bool) -> HttpReply:
         # The 2026-07-28 transport maps error codes to HTTP statuses; the handshake era answers 200.
         status = ERROR_CODE_HTTP_STATUS.get(code, 200) if modern else 200
-        return HttpReply(status, _error_body(rid, code, message, data))
+        return HttpReply(status, error_body(rid, code, message, data))
 
 
 def _tool_call(message: Any) -> TypeGuard[dict[str, Any]]:
@@ -1000,7 +829,7 @@ def _batch_reply(replies: list[HttpReply]) -> HttpReply:
     """The replies to a batch's requests as one JSON array (JSON-RPC 2.0, 6); 202 when it held none."""
     bodies = [reply.body for reply in replies if reply.body]
     if not bodies:
-        return _accepted()
+        return accepted()
     return HttpReply(200, b"[" + b",".join(bodies) + b"]")
 
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from widget_mcp.transport.endpoint import HttpReply
+from widget_mcp.transport.replies import HttpReply
 
 
 class EventError(ValueError):
