@@ -246,8 +246,11 @@ def open_new_game(page: Page, server: DevServer, **args: Any) -> FrameLocator:
 
 
 def click_move(frame: FrameLocator, origin: str, target: str, ply_after: int) -> None:
-    square(frame, origin).click()
-    square(frame, target).click()
+    """Make a move on the playground's board, each click once the frame stopped growing (the move list gains a row
+    every other ply, and the frame follows it)."""
+    page = frame.owner.page
+    click_in_widget(page, square(frame, origin))
+    click_in_widget(page, square(frame, target))
     expect(chess(frame)).to_have_attribute("data-ply", str(ply_after))
 
 
