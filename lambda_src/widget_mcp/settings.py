@@ -11,6 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 
 from widget_mcp.secrets import SECRET_ARN_PATTERN
 
+_ON = ("1", "true", "yes", "on")
+
 
 class SettingsError(ValueError):
     """A setting has a bad value; the message names the variable and the problem."""
@@ -127,7 +129,12 @@ class Settings(BaseModel):
             key = field.alias or name
             if key.lower() in environ:
                 found[key] = environ[key.lower()]
-        return {**found, **data}
+        merged = {**found, **data}
+        # CONFORMANCE=1 serves everything the suite calls, 2025-11-25 clients' input requests and subscriptions
+        # included: resumable streams are on there unless RESUMABLE_STREAMS says otherwise.
+        if "resumable_streams" not in merged and str(merged.get("conformance")).strip().lower() in _ON:
+            merged["resumable_streams"] = True
+        return merged
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -97,9 +97,9 @@ def free_port() -> int:
 
 
 def start_server(port: int, log: Path) -> subprocess.Popen[bytes]:
-    # RESUMABLE_STREAMS: the 2025-11-25 scenarios whose tools ask the client for input mid-call (README,
-    # "Ask the user mid-call") need it; it is off by default, so it is turned on here as a user would.
-    env = {**os.environ, "CONFORMANCE": "1", "RESUMABLE_STREAMS": "1", "RELOAD": "0", "PORT": str(port)}
+    # CONFORMANCE=1 also turns RESUMABLE_STREAMS on (off by default), which the 2025-11-25 scenarios whose tools ask
+    # the client mid-call, and subscriptions, need.
+    env = {**os.environ, "CONFORMANCE": "1", "RELOAD": "0", "PORT": str(port)}
     with log.open("wb") as out:
         server = subprocess.Popen(
             [sys.executable, "-m", "widget_mcp.local"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
