@@ -218,6 +218,11 @@ def cold_start_requests() -> None:
         check(headers.get("www-authenticate", "").startswith("Bearer "), f"WWW-Authenticate: {headers}")
     if "display_demo" in served_tools:
         tool("display_demo", {"message": "hello from the probe"}, token=None)
+    elif served_tools:
+        # Another registry: any tool, without arguments; answered or refused, the call's path is loaded.
+        name = min(served_tools)
+        message = {"jsonrpc": "2.0", "id": len(steps) + 1, "method": "tools/call", "params": {"name": name}}
+        call(f"tools/call {name}", "POST", "/mcp", message)
 
 
 def stateful_session(token: str | None) -> None:

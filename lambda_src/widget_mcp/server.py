@@ -46,7 +46,7 @@ from widget_mcp.toolkit.runtime import CallObserver, TemplateSettings, ToolRunti
 from widget_mcp.toolkit.tasks import TaskLauncher
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook
 from widget_mcp.toolkit.widgets import APP_MIME_TYPE
-from widget_mcp.transport.endpoint import RequestInfo
+from widget_mcp.transport.endpoint import Caller, RequestInfo
 from widget_mcp.transport.resumption import SuspendCall
 from widget_mcp.transport.subscriptions import SubscriptionRefused, Subscriptions
 from widget_mcp.wire_extras import WireExtras
@@ -270,7 +270,8 @@ def build_server(
         uri = str(params.uri)
         try:
             session, info = session_of(ctx, uri)
-            await anyio.to_thread.run_sync(subscriptions.subscribe, session, uri, caller_of(ctx, info))
+            owner = Caller(info.subject, info.host_subject).owner
+            await anyio.to_thread.run_sync(subscriptions.subscribe, session, uri, caller_of(ctx, info), owner)
         except SubscriptionRefused as refused:
             raise MCPError(code=INVALID_PARAMS, message=str(refused), data={"uri": refused.uri}) from None
         return {}

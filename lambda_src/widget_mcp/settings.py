@@ -100,12 +100,12 @@ class Settings(BaseModel):
     # instead, read when the first host token arrives.
     host_token_secret: SecretStr | None = None
     host_token_secret_arn: str | None = Field(default=None, pattern=SECRET_ARN_PATTERN)
-    # Signs the requestState of input requests (README, "Ask the user mid-call"), so any instance can resume a
+    # Signs the requestState of input requests (README, "Ask the client mid-call"), so any instance can resume a
     # call: at least 32 characters. In AWS, REQUEST_STATE_SECRET_ARN names a Secrets Manager secret or an SSM
     # SecureString parameter holding it instead, read on first use. Neither: a random key for this process alone.
     request_state_secret: SecretStr | None = None
     request_state_secret_arn: str | None = Field(default=None, pattern=SECRET_ARN_PATTERN)
-    # Let MCP 2025-11-25 clients answer a tool's input requests (README, "Ask the user mid-call"): the call's
+    # Let MCP 2025-11-25 clients answer a tool's input requests (README, "Ask the client mid-call"): the call's
     # event stream ends after its requests, and the client resumes it with GET /mcp and Last-Event-ID once it has
     # answered (transport/resumption.py). Off: every GET /mcp is answered 405, and those clients get
     # `input_unsupported`.

@@ -13,10 +13,11 @@ from mcp import Client
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import ResourceUpdatedNotification
 from widget_mcp.storage.memory import InMemoryDocumentStore
+from widget_mcp.transport import subscriptions
 from widget_mcp.transport.replies import HttpReply
 from widget_mcp.transport.subscriptions import (
     DELIVERY_LAG_MS,
-    MAX_NEW_SUBSCRIBERS_PER_DAY,
+    MAX_SUBSCRIBES_PER_DAY,
     MAX_SUBSCRIPTIONS_PER_CALLER,
 )
 
@@ -177,7 +178,7 @@ async def test_unsubscribing_frees_no_place_until_the_day_it_was_kept_for_ends(w
 async def test_every_subscriber_a_resource_may_gain_in_a_day_hears_of_a_change_and_no_more_may_subscribe(
     wire: Listener, clock: Clock
 ) -> None:
-    sessions = [await wire.session() for _ in range(MAX_NEW_SUBSCRIBERS_PER_DAY)]
+    sessions = [await wire.session() for _ in range(MAX_SUBSCRIBES_PER_DAY)]
     for number, session in enumerate(sessions):
         assert "result" in await wire.subscribe(session, user=f"user-{number}")
     error = (await wire.subscribe(await wire.session(), user="one-more"))["error"]
@@ -185,7 +186,7 @@ async def test_every_subscriber_a_resource_may_gain_in_a_day_hears_of_a_change_a
     assert "subscribe again tomorrow" in error["message"]
     await wire.delay_and_wait(clock)
     told = [updated(await wire.listen(session)) for session in sessions]
-    assert told == [[OSLO]] * MAX_NEW_SUBSCRIBERS_PER_DAY
+    assert told == [[OSLO]] * MAX_SUBSCRIBES_PER_DAY
 
 
 async def test_one_sessions_stream_cannot_be_polled_with_another_session(wire: Listener) -> None:
@@ -233,3 +234,28 @@ async def test_a_uri_too_long_to_keep_is_refused_with_a_clear_error_and_nothing_
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
     for number in range(MAX_SUBSCRIPTIONS_PER_CALLER):  # it took no place
         assert "result" in await wire.subscribe(session, f"trip://departures/city{number}")
+
+
+async def test_a_caller_refused_for_its_own_bound_spends_none_of_a_resources_day(
+    wire: Listener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(subscriptions, "MAX_SUBSCRIBES_PER_DAY", 2)
+    full = await wire.session()
+    for number in range(MAX_SUBSCRIPTIONS_PER_CALLER):
+        await wire.subscribe(full, f"trip://departures/city{number}", user="full")
+    for _ in range(5):
+        assert "wait for one to lapse" in (await wire.subscribe(full, user="full"))["error"]["message"]
+    first, second, third = await wire.session(), await wire.session(), await wire.session()
+    assert "result" in await wire.subscribe(first, user="first")
+    assert "result" in await wire.subscribe(second, user="second")
+    assert "subscribe again tomorrow" in (await wire.subscribe(third, user="third"))["error"]["message"]
+
+
+async def test_renewals_count_against_a_resources_day_so_its_live_subscribers_stay_bounded(
+    wire: Listener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(subscriptions, "MAX_SUBSCRIBES_PER_DAY", 2)
+    session = await wire.session()
+    assert "result" in await wire.subscribe(session)
+    assert "result" in await wire.subscribe(session)  # renewed
+    assert "subscribe again tomorrow" in (await wire.subscribe(await wire.session(), user="other"))["error"]["message"]

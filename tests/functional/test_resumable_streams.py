@@ -15,6 +15,7 @@ import anyio
 import httpx
 import pytest
 from mcp import Client
+from widget_mcp.secrets import SecretUnavailable
 from widget_mcp.storage.documents import Document
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit.call import ToolCall
@@ -284,11 +285,13 @@ async def test_a_call_whose_id_is_too_long_for_an_event_id_is_told_input_is_unsu
     wire: Wire,
 ) -> None:
     session = await wire.session()
-    resumable = await wire.call(session, rid="r" * MAX_RESUMABLE_ID_LENGTH)
+    longest = "r" * (MAX_RESUMABLE_ID_LENGTH - 2)  # as JSON, with its quotes
+    resumable = await wire.call(session, rid=longest)
     assert dict(resumable.headers)["content-type"] == "text/event-stream"
-    reply = await wire.call(session, rid="r" * (MAX_RESUMABLE_ID_LENGTH + 1))
-    result = json.loads(reply.body)["result"]
-    assert result["_meta"]["error"]["code"] == "input_unsupported"
+    for too_long in (longest + "r", "é" * 40, 10 ** (MAX_RESUMABLE_ID_LENGTH + 1)):  # é is \u00e9 in JSON
+        reply = await wire.call(session, rid=too_long)
+        result = json.loads(reply.body)["result"]
+        assert result["_meta"]["error"]["code"] == "input_unsupported"
 
 
 async def test_a_forged_session_declares_no_capability(wire: Wire) -> None:
@@ -521,3 +524,20 @@ async def test_racing_gets_that_all_read_the_answered_call_run_it_once(clock: Cl
     responses = [m for reply in replies for m in messages(reply)]
     assert [r["result"]["structuredContent"]["traveller"] for r in responses] == ["Ada"]
     assert all(reply.status == 200 for reply in replies)  # the others poll again
+
+
+async def test_while_the_key_cannot_be_read_no_resumable_request_gets_a_5xx(wire: Wire) -> None:
+    session = await wire.session()
+    suspended = await wire.call(session)
+    [request] = messages(suspended)
+    streams = wire.endpoint._streams
+    assert streams is not None
+
+    def unreadable(label: str, text: str) -> str:
+        raise SecretUnavailable("arn:aws:secretsmanager:eu-west-1:123456789012:secret:key", "AccessDenied")
+
+    streams._sign = unreadable
+    assert (await wire.resume(session, events(suspended)[0]["id"])).status == 405
+    assert (await wire.answer(session, request["id"], TRAVELLER)).status == 202
+    result = json.loads((await wire.call(session)).body)["result"]
+    assert result["_meta"]["error"]["code"] == "input_unsupported"

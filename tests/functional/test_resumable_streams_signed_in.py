@@ -13,6 +13,7 @@ from auth_challenges import parse_bearer_challenge
 from widget_mcp.auth.gate import SignInGate, SignInPolicy
 from widget_mcp.auth.host_tokens import HEADER, HostTokens, sign
 from widget_mcp.auth.tokens import AccessToken, TokenRejected
+from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.transport.endpoint import McpEndpoint
 from widget_mcp.transport.host_identity import HostIdentity
 from widget_mcp.transport.replies import HttpReply
@@ -23,6 +24,7 @@ from tests.trip_book import trip_endpoint, trip_settings
 MALLORY = {"action": "accept", "content": {"name": "Mallory", "seats": 9}}
 BOOKED_FOR_ADA = {"city": "Oslo", "traveller": "Ada", "seats": 2, "note": None}
 HOST_SECRET = "a-host-secret-of-at-least-32-characters"
+DEPARTURES = "trip://departures/Oslo"
 
 
 class Tokens:
@@ -85,11 +87,18 @@ def runs() -> Runs:
 
 
 @pytest.fixture
-def signed_in(runs: Runs) -> Caller:
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def signed_in(runs: Runs, clock: Clock) -> Caller:
     """book_trip needs sign-in (scope `trips`)."""
     policy = SignInPolicy(protected={"book_trip": ("trips",)}, scopes_supported=("trips",), authorization_servers=())
     settings = trip_settings(resumable_streams=True)
-    return Caller(trip_endpoint(settings, observer=runs, clock=Clock(), gate=SignInGate(policy, Tokens())))
+    store = InMemoryDocumentStore(clock=clock)
+    gate = SignInGate(policy, Tokens())
+    return Caller(trip_endpoint(settings, store=store, observer=runs, clock=clock, gate=gate))
 
 
 @pytest.fixture
@@ -172,3 +181,25 @@ async def test_a_host_users_kept_call_is_theirs_alone(host_tokens: Caller, runs:
         assert refused["error"]["code"] == -32600
     assert booking(await host_tokens.resume(session, event_id, **host_user("ada"))) == BOOKED_FOR_ADA
     assert runs.count == 2
+
+
+async def listen(caller: Caller, session: str, event_id: str | None = None, **credentials: str) -> HttpReply:
+    headers = {"host": HOST, "accept": "text/event-stream", "mcp-protocol-version": "2025-11-25"}
+    headers |= {"mcp-session-id": session, **credentials} | ({"last-event-id": event_id} if event_id else {})
+    return await caller.endpoint.handle("GET", headers, b"")
+
+
+async def test_a_sessions_resource_changes_reach_only_the_signed_in_user_who_subscribed(
+    signed_in: Caller, clock: Clock
+) -> None:
+    session = await signed_in.session()
+    subscribe = {"jsonrpc": "2.0", "id": 3, "method": "resources/subscribe", "params": {"uri": DEPARTURES}}
+    assert "result" in json.loads((await signed_in.post(subscribe, session, **bearer("alice"))).body)
+    change = {"name": "delay_trains", "arguments": {"city": "Oslo", "minutes": 4}}
+    await signed_in.post({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": change}, None)
+    clock.now += 3
+    refused = await listen(signed_in, session, **bearer("stale"))
+    assert refused.status == 401
+    assert messages(await listen(signed_in, session, **bearer("bob"))) == []
+    [told] = messages(await listen(signed_in, session, **bearer("alice")))
+    assert told == {"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": DEPARTURES}}

@@ -73,5 +73,7 @@ def test_the_cold_start_trace_passes_for_an_app_with_a_fixed_resource_and_no_ref
     result = json.loads(report.read_text())
     assert result.get("error") is None, result.get("error")
     assert done.returncode == 0, done.stderr[-2000:]
-    read = [step["name"] for step in result["steps"] if step["name"].startswith("resources/read")]
-    assert read == ["resources/read notes://readme"]
+    names = [step["name"] for step in result["steps"]]
+    assert [name for name in names if name.startswith("resources/read")] == ["resources/read notes://readme"]
+    assert "tools/call note_echo" in names  # the call's path is traced too
+    assert any(path.endswith("widget_mcp/toolkit/runtime.py") for path in result["code_loaded"][str(source)])

@@ -185,7 +185,7 @@ def test_a_waiting_poll_reads_the_table_at_most_twice_and_writes_nothing_and_an_
     table_calls.clear()
     (waiting,) = _stream(client.resume(priming.id or ""))
     assert waiting.data == ""
-    assert [name for name, _ in table_calls.calls] == ["GetItem", "Query"]  # the kept call, then its answers
+    assert [name for name, _ in table_calls.calls] == ["GetItem", "GetItem"]  # the kept call, then its answer
 
     table_calls.clear()
     answer = {"jsonrpc": "2.0", "id": json.loads(request_event.data)["id"], "result": {"action": "decline"}}

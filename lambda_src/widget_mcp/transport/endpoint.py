@@ -86,6 +86,7 @@ from widget_mcp.transport.resumption import (
     Session,
     Streams,
     SuspendCall,
+    TooManyRequests,
 )
 from widget_mcp.transport.stream_gets import StreamGets
 from widget_mcp.transport.subscriptions import Subscriptions
@@ -573,7 +574,7 @@ class McpEndpoint:
             session = None
             # A call's id rides in its stream's event ids: one too long for a header is not resumed (its client
             # gets `input_unsupported` if the tool asks).
-            resumable = events is not None and not (isinstance(rid, str) and len(rid) > MAX_RESUMABLE_ID_LENGTH)
+            resumable = events is not None and len(json.dumps(rid)) <= MAX_RESUMABLE_ID_LENGTH
             needs_session = resumable or method in SESSION_METHODS
             if self._streams is not None and needs_session and version == RESUMING_VERSION:
                 session = self._streams.session(headers.get("mcp-session-id"))
@@ -754,7 +755,15 @@ class McpEndpoint:
             too_large = TooLarge("call, with what it was asked and answered,", exc.size, exc.budget, advice)
             wire = error_wire(too_large.code, too_large.message, details=too_large.details)
             return HttpReply(200, json.dumps({"jsonrpc": "2.0", "id": exchange.rid, "result": wire}).encode())
-        except (StoreError, ValueError) as exc:
+        except SecretUnavailable as exc:
+            logger.error("a call that asked for input cannot be signed: %s", exc)
+            return HttpReply(
+                503, error_body(exchange.rid, INTERNAL_ERROR, KEY_UNAVAILABLE), (*JSON_HEADERS, ("retry-after", "1"))
+            )
+        except TooManyRequests as exc:
+            logger.error("tool %s: %s", (exchange.params or {}).get("name"), exc)
+            return HttpReply(200, error_body(exchange.rid, INTERNAL_ERROR, f"The tool failed: {exc}"))
+        except StoreError as exc:
             logger.error("a call that asked for input could not be kept: %s", exc)
             message = "The server could not keep this call while it waits for your answers; try again shortly"
             return HttpReply(200, error_body(exchange.rid, INTERNAL_ERROR, message))

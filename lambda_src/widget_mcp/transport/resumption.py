@@ -20,15 +20,20 @@ GET is answered 405, as the public contract says.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
+import logging
 import re
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
+from widget_mcp.secrets import SecretUnavailable
 from widget_mcp.storage.documents import AlreadyExists, Document, DocumentStore, ItemOverBudget, VersionConflict
+
+logger = logging.getLogger(__name__)
 
 # The handshake revision whose clients resume a POST's stream the server ended (SEP-1699).
 RESUMING_VERSION = "2025-11-25"
@@ -49,9 +54,19 @@ _STREAM_ID = re.compile(r"[A-Za-z0-9_-]{22}")
 # The longest `Last-Event-ID` this server issues is far shorter (a stream id, round, poll and the call's id, whose
 # length a resumable call's id is held to).
 _EVENT_ID_LIMIT = 1024
-MAX_RESUMABLE_ID_LENGTH = 200
+MAX_RESUMABLE_ID_LENGTH = 200  # of the id as JSON (`json.dumps`, ASCII): what the event id carries
+# The most a session keeps of what a client declared, as JSON; past it, the capabilities' names alone.
+_DECLARED_LIMIT = 1_024
 
 Sign = Callable[[str, str], str]
+
+
+class TooManyRequests(ValueError):
+    """A handler asked more questions in one round than a round keeps (a bug in the tool)."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(f"a tool asked {count} questions in one round; at most {MAX_REQUESTS_PER_ROUND}")
+        self.count = count
 
 
 class SuspendCall(Exception):
@@ -96,7 +111,7 @@ class Resuming:
 
     event: EventId
     doc: Document
-    suspended: bool = field(default=False)
+    suspended: bool = False
 
 
 def _b64(data: bytes) -> str:
@@ -105,6 +120,11 @@ def _b64(data: bytes) -> str:
 
 def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _answer_kind(round_: int) -> str:
+    """Each round's answers are a kind of their own, so a round's are read without the earlier rounds'."""
+    return f"{ANSWER}_{round_}"
 
 
 def _owner(stream_id: str) -> str:
@@ -148,6 +168,9 @@ class Streams:
             extensions = capabilities.get("extensions")
             if isinstance(extensions, Mapping) and isinstance(extensions.get(APPS_EXTENSION), Mapping):
                 kept["extensions"] = {APPS_EXTENSION: extensions[APPS_EXTENSION]}
+        if len(json.dumps(kept)) > _DECLARED_LIMIT:
+            # Declared at length: which capabilities, not their settings, so the header stays one this server reads.
+            kept = {k: ({APPS_EXTENSION: {}} if k == "extensions" else {}) for k in kept}
         return _SESSION_PREFIX + self._token("session", [secrets.token_urlsafe(12), kept])
 
     def session(self, header: str | None) -> Session | None:
@@ -161,13 +184,16 @@ class Streams:
 
     def _signed(self, label: str, token: str, limit: int) -> Any:
         """What a token (`<base64 JSON>.<mac>`) this server signed for `label` holds; None for any other value
-        (too long, not ASCII, forged), found without a read."""
+        (too long, not ASCII, forged), found without a read, and while the key cannot be read (logged)."""
         if len(token) > limit or not token.isascii():
             return None
         body, _, mac = token.partition(".")
-        if not secrets.compare_digest(mac, self._sign(label, body)):
+        try:
+            genuine = secrets.compare_digest(mac, self._sign(label, body))
+        except SecretUnavailable as exc:
+            logger.error("a signed session or event id cannot be checked: %s", exc)
             return None
-        return json.loads(_unb64(body))
+        return json.loads(_unb64(body)) if genuine else None
 
     def _token(self, label: str, value: object) -> str:
         body = _b64(json.dumps(value, separators=(",", ":")).encode())
@@ -227,7 +253,7 @@ class Streams:
         whose answers alone it takes; None when no one vouched for the caller."""
         requests: dict[str, Any] = dict(result["inputRequests"])
         if len(requests) > MAX_REQUESTS_PER_ROUND:
-            raise ValueError(f"a tool asked {len(requests)} questions in one round; at most {MAX_REQUESTS_PER_ROUND}")
+            raise TooManyRequests(len(requests))
         now = int(self._clock())
         call = {k: params[k] for k in ("name", "arguments", "_meta") if k in params}
         body = {
@@ -282,14 +308,15 @@ class Streams:
             return
         answer = {"result": message["result"]} if "result" in message else {"error": message.get("error")}
         now = int(self._clock())
-        kept = Document(ANSWER, f"{round_text}.{key}", answer, 1, now, now, doc.expires_at)
+        kept = Document(_answer_kind(doc.body["round"]), key, answer, 1, now, now, doc.expires_at)
         try:
             self._store.create(_owner(stream_id), kept)
         except AlreadyExists:
             pass  # the first answer to a request stands
         except ItemOverBudget:
             too_large = {"error": {"code": -32600, "message": "The answer is larger than this server keeps"}}
-            self._store.create(_owner(stream_id), Document(ANSWER, kept.doc_id, too_large, 1, now, now, doc.expires_at))
+            with contextlib.suppress(AlreadyExists):
+                self._store.create(_owner(stream_id), replace(kept, body=too_large))
 
     def load(self, event: EventId, session: Session | None) -> Document | None:
         """The kept call an event belongs to, if it is still kept for this session."""
@@ -299,13 +326,15 @@ class Streams:
         return doc
 
     def answers(self, doc: Document) -> dict[str, Any] | None:
-        """This round's answers by key, once every request has one; None while some are missing."""
-        round_ = doc.body["round"]
-        kept = self._store.newest(_owner(doc.doc_id), ANSWER, limit=MAX_REQUESTS_PER_ROUND * (round_ + 1))
-        mine = {a.doc_id.split(".", 1)[1]: a.body for a in kept if a.doc_id.split(".", 1)[0] == str(round_)}
-        if any(key not in mine for key in doc.body["keys"]):
-            return None
-        return {key: mine[key] for key in doc.body["keys"]}
+        """This round's answers by key, once every request has one; None while some are missing. One read per
+        answer, in key order, stopping at the first missing (a waiting poll reads one)."""
+        found: dict[str, Any] = {}
+        for key in doc.body["keys"]:
+            answer = self._store.get(_owner(doc.doc_id), _answer_kind(doc.body["round"]), key)
+            if answer is None:
+                return None
+            found[key] = answer.body
+        return found
 
     def claim(self, doc: Document) -> Document | None:
         """Mark the call as running again (one GET at a time runs it); None if another GET got there first."""
@@ -318,6 +347,13 @@ class Streams:
         except VersionConflict:
             return None
         return running
+
+    def release(self, doc: Document) -> None:
+        """Let another GET run the call again (its run was refused before it started: a token to renew)."""
+        now = int(self._clock())
+        waiting = doc.next(doc.body | {"state": "waiting"}, now=now, expires_at=doc.expires_at)
+        with contextlib.suppress(VersionConflict):
+            self._store.replace(_owner(doc.doc_id), waiting, doc.version)
 
     def running(self, doc: Document) -> bool:
         return bool(doc.body["state"] == "running" and doc.body.get("until", 0) > self._clock())

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import anyio.to_thread
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST
 
-from widget_mcp.storage.documents import StoreError
+from widget_mcp.storage.documents import Document, StoreError
 from widget_mcp.transport.call_events import EVENT_STREAM_HEADERS, sse_frame
 from widget_mcp.transport.guards import media_type
 from widget_mcp.transport.replies import HttpReply, Pending, accepted, error_body
@@ -97,17 +97,25 @@ class StreamGets:
         streams = self._streams
         if isinstance(asked, ListenEvent):
             assert self._subscriptions is not None
-            return await self._listen(streams, self._subscriptions, asked)
+            # A session's changes are its verified caller's: a stranger holding the session id hears none of them.
+            caller = await self._identify(headers, {"jsonrpc": "2.0", "id": None, "method": "resources/subscribe"})
+            if isinstance(caller, HttpReply):
+                return caller
+            return await self._listen(streams, self._subscriptions, asked, caller.owner)
         try:
             return await self._resume(streams, asked, session, headers, http_request_id, peer)
         except StoreError as exc:  # the client polls again, as it would while waiting
             logger.error("a kept call could not be resumed: %s", exc)
             return HttpReply(200, streams.priming(replace(asked, poll=asked.poll + 1)), EVENT_STREAM_HEADERS)
 
-    async def _listen(self, streams: Streams, subscriptions: Subscriptions, since: ListenEvent) -> HttpReply:
+    async def _listen(
+        self, streams: Streams, subscriptions: Subscriptions, since: ListenEvent, owner: str | None
+    ) -> HttpReply:
         """A session's standalone stream, polled: the resources changed since the last poll, then the end."""
         try:
-            changed, cursor = await anyio.to_thread.run_sync(subscriptions.changes, since.session, since.since_ms)
+            changed, cursor = await anyio.to_thread.run_sync(
+                subscriptions.changes, since.session, owner, since.since_ms
+            )
         except StoreError as exc:
             logger.error("a session's resource changes could not be read: %s", exc)
             changed, cursor = [], since.since_ms
@@ -174,7 +182,7 @@ class StreamGets:
             text = failed.get("message") if isinstance(failed, dict) else None
             reason = f"The client could not answer the tool's request: {text or 'no reason given'}"
             body = streams.ending(event, sse_frame(error_body(event.rid, INVALID_PARAMS, reason)))
-            await anyio.to_thread.run_sync(streams.finish, claimed, body)
+            await self._finish(streams, claimed, body)
             return stream(body)
         params = {
             **doc.body["call"],
@@ -192,13 +200,27 @@ class StreamGets:
         reply = self._serve_call(message, call_headers, http_request_id, peer, resuming=resuming, caller=caller)
         if not isinstance(reply, HttpReply):
             reply = await reply
-        if resuming.suspended or reply.status != 200:
-            return reply  # the next round's requests; or a refusal, which leaves the call to be resumed again
+        if resuming.suspended:
+            return reply  # the next round's requests
+        if reply.status != 200:
+            # Refused before it ran (a transport check): the call waits to be resumed again, at once.
+            await anyio.to_thread.run_sync(streams.release, claimed)
+            return reply
         frames = (
             reply.body
             if media_type(dict(reply.headers), "content-type") == "text/event-stream"
             else sse_frame(reply.body)
         )
         body = streams.ending(event, frames)
-        await anyio.to_thread.run_sync(streams.finish, claimed, body)
+        await self._finish(streams, claimed, body)
         return stream(body)
+
+    @staticmethod
+    async def _finish(streams: Streams, claimed: Document, body: bytes) -> None:
+        """Keep the reply that ends the call. The reply goes out even if that fails (logged): the call ran, and
+        answering a poll instead would have it run again. (A client that loses this reply too and resumes once the
+        claim has lapsed does run it again.)"""
+        try:
+            await anyio.to_thread.run_sync(streams.finish, claimed, body)
+        except StoreError as exc:
+            logger.error("a resumed call's response could not be kept: %s", exc)
