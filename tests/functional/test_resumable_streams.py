@@ -541,3 +541,16 @@ async def test_while_the_key_cannot_be_read_no_resumable_request_gets_a_5xx(wire
     assert (await wire.answer(session, request["id"], TRAVELLER)).status == 202
     result = json.loads((await wire.call(session)).body)["result"]
     assert result["_meta"]["error"]["code"] == "input_unsupported"
+
+
+async def test_capabilities_declared_at_length_are_kept_by_name_and_still_let_a_tool_ask(wire: Wire) -> None:
+    declared = {"elicitation": {"form": {"note": "x" * 4000}}, "sampling": {}}
+    session = dict((await wire.initialize(capabilities=declared)).headers)["mcp-session-id"]
+    assert len(session) < 512
+    streams = wire.endpoint._streams
+    assert streams is not None
+    kept = streams.session(session)
+    assert kept is not None
+    assert kept.capabilities == {"elicitation": {}, "sampling": {}}
+    [request] = messages(await wire.call(session))
+    assert request["method"] == "elicitation/create"
