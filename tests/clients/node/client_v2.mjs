@@ -3,7 +3,7 @@
 // is its default; the 2026-07-28 stateless era is opted into by pinning it.
 import { readFileSync } from "node:fs";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { capabilitiesFor, FormUser, serveCommands, wire } from "./driver_loop.mjs";
+import { capabilitiesFor, FormUser, serveCommands, sessionCommands } from "./driver_loop.mjs";
 
 const MODERN_ERA = "2026-07-28";
 const [url] = process.argv.slice(2);
@@ -11,7 +11,7 @@ const { version } = JSON.parse(
   readFileSync(new URL("./node_modules/@modelcontextprotocol/client/package.json", import.meta.url), "utf8"),
 );
 
-let client = null;
+const session = { client: null };
 const user = new FormUser();
 
 await serveCommands({
@@ -21,7 +21,8 @@ await serveCommands({
   async connect({ era, declares = [] }) {
     const options = { capabilities: capabilitiesFor(declares) };
     if (era === MODERN_ERA) options.versionNegotiation = { mode: { pin: MODERN_ERA } };
-    client = new Client({ name: "widget-mcp client matrix", version: "1.0.0" }, options);
+    const client = new Client({ name: "widget-mcp client matrix", version: "1.0.0" }, options);
+    session.client = client;
     if (declares.includes("elicitation")) {
       client.setRequestHandler("elicitation/create", (request) => user.elicit(request));
     }
@@ -32,31 +33,5 @@ await serveCommands({
       protocolVersion: client.getNegotiatedProtocolVersion() ?? null,
     };
   },
-  async list_tools() {
-    return { tools: wire((await client.listTools()).tools) };
-  },
-  async read_resource({ uri }) {
-    return { contents: wire((await client.readResource({ uri })).contents) };
-  },
-  // `answer`: what the user answers if the server asks during the call; `asked`: what it asked, `resumed`: how
-  // often the client resumed the call's stream (FormUser).
-  async call_tool({ name, arguments: args, answer }) {
-    user.expect(answer);
-    try {
-      const result = wire(await client.callTool({ name, arguments: args }));
-      return { result, asked: user.asked, resumed: user.resumed };
-    } finally {
-      user.settle();
-    }
-  },
-  // The statuses of the resumptions the client made after its last call settled (FormUser), once there is one or
-  // `within_ms` has passed.
-  async resumed_after_settling({ within_ms }) {
-    return { statuses: await user.resumedAfterSettling(within_ms) };
-  },
-  async close() {
-    await client.close();
-    client = null;
-    return {};
-  },
+  ...sessionCommands(session, user),
 });

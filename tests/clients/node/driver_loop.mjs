@@ -30,6 +30,41 @@ export async function serveCommands(handlers) {
 }
 
 /** A result as the wire has it (the clients hand back plain objects already; this drops undefined fields). */
+/** The commands every TypeScript client driver answers alike once its own `connect` has set `session.client`;
+ * `user` (FormUser) answers the questions the server asks during a call. */
+export function sessionCommands(session, user) {
+  return {
+    // Hosts list the tools first; v1's callTool validates results against the outputSchemas this caches.
+    async list_tools() {
+      return { tools: wire((await session.client.listTools()).tools) };
+    },
+    async read_resource({ uri }) {
+      return { contents: wire((await session.client.readResource({ uri })).contents) };
+    },
+    // `answer`: what the user answers if the server asks during the call; `asked`: what it asked, `resumed`: how
+    // often the client resumed the call's stream (FormUser).
+    async call_tool({ name, arguments: args, answer }) {
+      user.expect(answer);
+      try {
+        const result = wire(await session.client.callTool({ name, arguments: args }));
+        return { result, asked: user.asked, resumed: user.resumed };
+      } finally {
+        user.settle();
+      }
+    },
+    // The statuses of the resumptions the client made after its last call settled (FormUser), once there is one or
+    // `within_ms` has passed.
+    async resumed_after_settling({ within_ms }) {
+      return { statuses: await user.resumedAfterSettling(within_ms) };
+    },
+    async close() {
+      await session.client.close();
+      session.client = null;
+      return {};
+    },
+  };
+}
+
 export function wire(value) {
   return JSON.parse(JSON.stringify(value ?? null));
 }

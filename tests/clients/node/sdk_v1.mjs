@@ -2,14 +2,14 @@
 // driven over the line protocol (driver_loop.mjs). Usage: node sdk_v1.mjs <package> <MCP URL>; <package> is the
 // SDK's name or one of its older versions' aliases in package.json. v1 speaks only its own handshake revision.
 import { readFileSync } from "node:fs";
-import { capabilitiesFor, FormUser, serveCommands, wire } from "./driver_loop.mjs";
+import { capabilitiesFor, FormUser, serveCommands, sessionCommands } from "./driver_loop.mjs";
 
 const [pkg, url] = process.argv.slice(2);
 const { Client } = await import(`${pkg}/client/index.js`);
 const { StreamableHTTPClientTransport } = await import(`${pkg}/client/streamableHttp.js`);
 const { version } = JSON.parse(readFileSync(new URL(`./node_modules/${pkg}/package.json`, import.meta.url), "utf8"));
 
-let client = null;
+const session = { client: null };
 const user = new FormUser();
 
 await serveCommands({
@@ -17,7 +17,8 @@ await serveCommands({
   // the answer each call names.
   async connect({ declares = [] }) {
     const capabilities = capabilitiesFor(declares);
-    client = new Client({ name: "widget-mcp client matrix", version: "1.0.0" }, { capabilities });
+    const client = new Client({ name: "widget-mcp client matrix", version: "1.0.0" }, { capabilities });
+    session.client = client;
     if (declares.includes("elicitation")) {
       const { ElicitRequestSchema } = await import(`${pkg}/types.js`);
       client.setRequestHandler(ElicitRequestSchema, (request) => user.elicit(request));
@@ -33,32 +34,5 @@ await serveCommands({
     await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: user.fetch }));
     return { library: "@modelcontextprotocol/sdk", version, protocolVersion: negotiated };
   },
-  // Hosts list the tools first; v1's callTool validates results against the outputSchemas this caches.
-  async list_tools() {
-    return { tools: wire((await client.listTools()).tools) };
-  },
-  async read_resource({ uri }) {
-    return { contents: wire((await client.readResource({ uri })).contents) };
-  },
-  // `answer`: what the user answers if the server asks during the call; `asked`: what it asked, `resumed`: how
-  // often the client resumed the call's stream (FormUser).
-  async call_tool({ name, arguments: args, answer }) {
-    user.expect(answer);
-    try {
-      const result = wire(await client.callTool({ name, arguments: args }));
-      return { result, asked: user.asked, resumed: user.resumed };
-    } finally {
-      user.settle();
-    }
-  },
-  // The statuses of the resumptions the client made after its last call settled (FormUser), once there is one or
-  // `within_ms` has passed.
-  async resumed_after_settling({ within_ms }) {
-    return { statuses: await user.resumedAfterSettling(within_ms) };
-  },
-  async close() {
-    await client.close();
-    client = null;
-    return {};
-  },
+  ...sessionCommands(session, user),
 });
