@@ -103,6 +103,22 @@ class FormUser:
             raise RuntimeError(error)
         return answer
 
+    async def seen(self, response: Any) -> None:
+        """The HTTP client's response hook: counts the client's resumptions (`saw`)."""
+        self.saw(response.request.method, response.request.headers, response.status_code)
+
+    def elicitation_callback(self, types: Any) -> Callable[[Any, Any], Awaitable[Any]]:
+        """The mcp SDK's `elicitation_callback` (`types`: that SDK version's types module): the answer once it is due,
+        or the host's failure to answer as the client's error."""
+
+        async def elicit(context: Any, params: Any) -> Any:
+            try:
+                return types.ElicitResult(**await self.elicit(wire(params)))
+            except RuntimeError as failed:
+                return types.ErrorData(code=types.INTERNAL_ERROR, message=str(failed))
+
+        return elicit
+
     async def resumed_after_settling(self, within_ms: int) -> list[int]:
         await self._until(lambda: bool(self.after_settled), within_ms / 1000)
         return list(self.after_settled)

@@ -25,13 +25,10 @@ async def main(url: str) -> None:
     client: Any = None
     user = FormUser()
 
-    async def seen(response: Any) -> None:
-        user.saw(response.request.method, response.request.headers, response.status_code)
-
     # fastmcp's own factory's arguments (it adds some, such as follow_redirects), and the response hook.
     def http_client(headers: Any = None, timeout: Any = None, auth: Any = None, **options: Any) -> Any:
         timeout = timeout if timeout is not None else httpx2.Timeout(30.0, read=300.0)
-        hooks = {"response": [seen]}
+        hooks = {"response": [user.seen]}
         return httpx2.AsyncClient(headers=headers, timeout=timeout, auth=auth, event_hooks=hooks, **options)
 
     # fastmcp takes the content as the answer, or an ElicitResult for another action; what it raises is sent as the

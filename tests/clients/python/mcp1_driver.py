@@ -22,23 +22,14 @@ async def main(url: str) -> None:
     session: Any = None
     user = FormUser()
 
-    async def seen(response: Any) -> None:
-        user.saw(response.request.method, response.request.headers, response.status_code)
-
-    async def elicit(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult | types.ErrorData:
-        try:
-            return types.ElicitResult(**await user.elicit(wire(params)))
-        except RuntimeError as failed:
-            return types.ErrorData(code=types.INTERNAL_ERROR, message=str(failed))
-
     async def connect(era: str, declares: tuple[str, ...] = ()) -> dict[str, Any]:
         nonlocal session
         if "apps" in declares:
             raise ValueError("mcp 1.x cannot declare client extensions")
         http = await stack.enter_async_context(create_mcp_http_client())
-        http.event_hooks["response"].append(seen)
+        http.event_hooks["response"].append(user.seen)
         read, write, _ = await stack.enter_async_context(streamable_http_client(url, http_client=http))
-        callback = elicit if "elicitation" in declares else None
+        callback = user.elicitation_callback(types) if "elicitation" in declares else None
         session = await stack.enter_async_context(ClientSession(read, write, elicitation_callback=callback))
         initialized = await session.initialize()
         return {"library": "mcp", "version": version("mcp"), "protocolVersion": initialized.protocolVersion}

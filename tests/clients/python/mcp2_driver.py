@@ -25,24 +25,15 @@ async def main(url: str) -> None:
     client: Any = None
     user = FormUser()
 
-    async def seen(response: Any) -> None:
-        user.saw(response.request.method, response.request.headers, response.status_code)
-
-    async def elicit(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult | types.ErrorData:
-        try:
-            return types.ElicitResult(**await user.elicit(wire(params)))
-        except RuntimeError as failed:
-            return types.ErrorData(code=types.INTERNAL_ERROR, message=str(failed))
-
     async def connect(era: str, declares: tuple[str, ...] = ()) -> dict[str, Any]:
         nonlocal client
         http = await stack.enter_async_context(create_mcp_http_client())
-        http.event_hooks["response"].append(seen)
+        http.event_hooks["response"].append(user.seen)
         client = await stack.enter_async_context(
             Client(
                 streamable_http_client(url, http_client=http),
                 mode=MODES[era],
-                elicitation_callback=elicit if "elicitation" in declares else None,
+                elicitation_callback=user.elicitation_callback(types) if "elicitation" in declares else None,
                 extensions=[advertise(APPS_EXTENSION, APPS_SETTINGS)] if "apps" in declares else None,
             )
         )
