@@ -62,17 +62,18 @@ class RequestStates:
         self.ttl_seconds = ttl_seconds
         self._clock = clock
 
-    def _mac(self, body: str) -> bytes:
+    def _hmac(self, label: bytes, text: str) -> bytes:
         if self._key is None:
             self._key = self._key_source()
-        return hmac.new(self._key, _LABEL + body.encode(), hashlib.sha256).digest()
+        return hmac.new(self._key, label + text.encode(), hashlib.sha256).digest()
+
+    def _mac(self, body: str) -> bytes:
+        return self._hmac(_LABEL, body)
 
     def sign(self, label: str, text: str) -> str:
         """An HMAC of `text` under this key, for `label`'s purpose alone (the other signed tokens: see
         transport/resumption.py)."""
-        if self._key is None:
-            self._key = self._key_source()
-        return _b64(hmac.new(self._key, f"widget-mcp/{label}/".encode() + text.encode(), hashlib.sha256).digest())
+        return _b64(self._hmac(f"widget-mcp/{label}/".encode(), text))
 
     def seal(self, tool: str, arguments: Mapping[str, Any], principal: str, answers: Mapping[str, Any]) -> str:
         claims = {
