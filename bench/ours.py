@@ -11,18 +11,19 @@ TOOL = "display_demo"
 
 
 def make_handler(chess: bool = False) -> Any:
+    """`chess`: the chess workload (games seeded with `seed_games`); every workload keeps its state, the rate limit's
+    counters included, on the in-memory store."""
     os.environ.setdefault("ALLOWED_HOSTS", HOST)
-    # One bench user plays hundreds of moves a second: the limit is raised so that each move is played and timed,
-    # while the limiter still counts every one (on the in-memory store here; its DynamoDB request is the
-    # "DynamoDB calls per move" row's).
+    # One bench user plays hundreds of moves a second: the limit is raised so that each call is made and timed,
+    # while the limiter still counts every one, a trivial call's too (on the in-memory store here; its DynamoDB
+    # request is the "DynamoDB calls per move" row's).
     os.environ.setdefault("RATE_LIMIT_CALLS", "1000000")
-    if chess:
-        from widget_mcp import wiring
-        from widget_mcp.storage.memory import InMemoryDocumentStore
+    from widget_mcp import wiring
+    from widget_mcp.storage.memory import InMemoryDocumentStore
 
-        store = InMemoryDocumentStore()
-        real = wiring.build_core
-        wiring.build_core = lambda settings, **kw: real(settings, **{**kw, "store": store})
+    store = InMemoryDocumentStore()
+    real = wiring.build_core
+    wiring.build_core = lambda settings, **kw: real(settings, **{**kw, "store": store})
     from widget_mcp.handler import handler
 
     return handler

@@ -93,8 +93,8 @@ class StackConfig:
     # What a call without identity may do with state (the function's ANONYMOUS_STATE); None keeps its default.
     anonymous_state: str | None = None
     # Let MCP 2025-11-25 clients answer a tool's input requests by resuming the call's stream with GET /mcp
-    # (the function's RESUMABLE_STREAMS); off by default.
-    resumable_streams: bool = False
+    # (the function's RESUMABLE_STREAMS); on by default, `-c resumableStreams=off` turns them off.
+    resumable_streams: bool = True
     # Limits set by context, as the function's variables (`QUOTA_LIVE_GAMES` → "500"); the rest keep their defaults.
     function_limits: dict[str, str] = field(default_factory=dict)
     # Secrets the deployer keeps: variable → ARN, or None for a key left out (SECRET_CONTEXT); the others are made.
@@ -149,7 +149,7 @@ class StackConfig:
             sign_in_callback_urls=_urls(get("signInCallbackUrls"), key="signInCallbackUrls"),
             cors_origins=_origins(get("corsOrigins")),
             anonymous_state=_choice(get("anonymousState"), ANONYMOUS_STATES, key="anonymousState"),
-            resumable_streams=_switch(get("resumableStreams"), key="resumableStreams"),
+            resumable_streams=_switch(get("resumableStreams"), default=True, key="resumableStreams"),
             function_limits=_limits(get),
             existing_secrets=secrets,
         )
@@ -165,10 +165,10 @@ def _flag(value: object, *, default: bool, key: str) -> bool:
     raise ConfigError(f"{key} must be true or false, got {value!r}")
 
 
-def _switch(value: object, *, key: str) -> bool:
-    """`on` or `off` (a JSON true or false in cdk.context.json too); unset is off."""
+def _switch(value: object, *, default: bool, key: str) -> bool:
+    """`on` or `off` (a JSON true or false in cdk.context.json too); unset is `default`."""
     if value is None:
-        return False
+        return default
     if isinstance(value, bool):
         return value
     if str(value).lower() in ("on", "off"):

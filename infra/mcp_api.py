@@ -97,7 +97,7 @@ class McpApi(Construct):
         anonymous_state: str | None = None,
         secrets: tuple[SecretRef, ...] = (),
         function_limits: dict[str, str] | None = None,
-        resumable_streams: bool = False,
+        resumable_streams: bool = True,
     ) -> None:
         super().__init__(scope, construct_id)
         stack = cdk.Stack.of(self)
@@ -143,9 +143,9 @@ class McpApi(Construct):
             env["CORS_ORIGINS"] = ",".join(cors_origins)
         if anonymous_state is not None:
             env["ANONYMOUS_STATE"] = anonymous_state  # unset, the function's default (capability) applies
-        if resumable_streams:
-            # 2025-11-25 clients resume a call that asks for input with GET /mcp and Last-Event-ID.
-            env["RESUMABLE_STREAMS"] = "true"
+        # 2025-11-25 clients resume a call that asks for input with GET /mcp and Last-Event-ID. Said either way, so
+        # the deployment does what its context says whatever the function's own default.
+        env["RESUMABLE_STREAMS"] = "true" if resumable_streams else "false"
         env.update(function_limits or {})  # only those the context sets: the others keep the function's defaults
         env.update({secret.variable: secret.arn for secret in secrets})
         if sign_in is not None:

@@ -9,6 +9,7 @@ import pytest
 from fuzz_tally import TALLY
 from widget_mcp.local.aws_env import isolate_from_user_aws
 from widget_mcp.settings import Settings
+from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.wiring import Core, build_core
 from worker_groups import (  # noqa: F401 - imported to register them: the hooks that spread tests over xdist workers
     pytest_collection_modifyitems,
@@ -46,7 +47,9 @@ def settings(monkeypatch: pytest.MonkeyPatch) -> Settings:
 
 @pytest.fixture
 def core(settings: Settings) -> Core:
-    return build_core(settings)
+    """State in the in-memory store (contract-tested against the DynamoDB adapter): every call's rate limit is
+    counted there. Tests of the DynamoDB path build their core on moto."""
+    return build_core(settings, store=InMemoryDocumentStore())
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -32,6 +32,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from opentelemetry import trace
 
 import widget_mcp
+from widget_mcp.admission import admit, request_caller
 from widget_mcp.secrets import secret_source
 from widget_mcp.settings import Settings
 from widget_mcp.toolkit.bundles import BundleManifest
@@ -39,8 +40,6 @@ from widget_mcp.toolkit.call import CallerClient
 from widget_mcp.toolkit.errors import CatalogError
 from widget_mcp.toolkit.inputs import ProtocolRefusal
 from widget_mcp.toolkit.limits import CallLimiter
-from widget_mcp.toolkit.ownership import caller_key
-from widget_mcp.toolkit.principal import resolve_principal
 from widget_mcp.toolkit.request_state import RequestStates
 from widget_mcp.toolkit.runtime import CallObserver, TemplateSettings, ToolRuntime
 from widget_mcp.toolkit.tasks import TaskLauncher
@@ -162,6 +161,11 @@ def build_server(
     `subscriptions`: offer `resources/subscribe` (MCP 2025-11-25, with RESUMABLE_STREAMS) when an app declares a
     subscribable resource."""
     catalog = runtime.catalog
+    trust_hints = runtime.sign_in is None  # with sign-in on, only a verified subject names a user
+
+    def admitted(ctx: ServerRequestContext[Any]) -> None:
+        """The caller's rate limit, counted before the request costs any work (admission.py)."""
+        admit(runtime.limiter, ctx, trust_hints=trust_hints)
 
     async def list_tools(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> dict[str, Any]:
         return {"resultType": COMPLETE, "tools": runtime.tool_list}
@@ -205,6 +209,7 @@ def build_server(
         uri = str(params.uri)
         template = runtime.templates.get(uri)
         if template is None:
+            admitted(ctx)  # an app's resource: its handler or template matching runs
             try:
                 return {"resultType": COMPLETE, **await catalog.read(uri)}
             except CatalogError as exc:
@@ -220,6 +225,7 @@ def build_server(
         return {"resultType": COMPLETE, "prompts": catalog.prompt_list}
 
     async def get_prompt(ctx: ServerRequestContext[Any], params: GetPromptRequestParams) -> dict[str, Any]:
+        admitted(ctx)
         info = ctx.request if isinstance(ctx.request, RequestInfo) else None
         try:
             result = await runtime.get_prompt(
@@ -240,6 +246,7 @@ def build_server(
         return result
 
     async def complete(ctx: ServerRequestContext[Any], params: CompleteRequestParams) -> dict[str, Any]:
+        admitted(ctx)
         ref = params.ref.model_dump(by_alias=True)
         context = params.context.arguments if params.context and params.context.arguments else {}
         try:
@@ -260,24 +267,22 @@ def build_server(
             raise MCPError(code=INVALID_PARAMS, message=f"No changes of {uri} are notified here", data={"uri": uri})
         return info.session_id, info
 
-    def caller_of(ctx: ServerRequestContext[Any], info: RequestInfo) -> str:
-        """Who a subscription counts against: per-caller limits' key (the principal, or the address without one)."""
-        principal = resolve_principal(ctx.meta, info.subject, info.host_subject, trust_hints=runtime.sign_in is None)
-        return caller_key(principal, info.source if principal.is_anonymous else None)
-
     async def subscribe(ctx: ServerRequestContext[Any], params: SubscribeRequestParams) -> dict[str, Any]:
         assert subscriptions is not None
+        admitted(ctx)
         uri = str(params.uri)
         try:
             session, info = session_of(ctx, uri)
             owner = Caller(info.subject, info.host_subject).owner
-            await anyio.to_thread.run_sync(subscriptions.subscribe, session, uri, caller_of(ctx, info), owner)
+            caller = request_caller(ctx, trust_hints=trust_hints)
+            await anyio.to_thread.run_sync(subscriptions.subscribe, session, uri, caller, owner)
         except SubscriptionRefused as refused:
             raise MCPError(code=INVALID_PARAMS, message=str(refused), data={"uri": refused.uri}) from None
         return {}
 
     async def unsubscribe(ctx: ServerRequestContext[Any], params: UnsubscribeRequestParams) -> dict[str, Any]:
         assert subscriptions is not None
+        admitted(ctx)
         uri = str(params.uri)
         await anyio.to_thread.run_sync(subscriptions.unsubscribe, session_of(ctx, uri)[0], uri)
         return {}

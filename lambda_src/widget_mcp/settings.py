@@ -11,8 +11,6 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 
 from widget_mcp.secrets import SECRET_ARN_PATTERN
 
-_ON = ("1", "true", "yes", "on")
-
 
 class SettingsError(ValueError):
     """A setting has a bad value; the message names the variable and the problem."""
@@ -107,9 +105,9 @@ class Settings(BaseModel):
     request_state_secret_arn: str | None = Field(default=None, pattern=SECRET_ARN_PATTERN)
     # Let MCP 2025-11-25 clients answer a tool's input requests (README, "Ask the client mid-call"): the call's
     # event stream ends after its requests, and the client resumes it with GET /mcp and Last-Event-ID once it has
-    # answered (transport/resumption.py). Off: every GET /mcp is answered 405, and those clients get
-    # `input_unsupported`.
-    resumable_streams: bool = False
+    # answered (transport/resumption.py). On by default; off (RESUMABLE_STREAMS=0): every GET /mcp is answered 405,
+    # and those clients get `input_unsupported`.
+    resumable_streams: bool = True
     # How long a client may take to answer an input request before the call must start over.
     request_state_ttl_seconds: int = Field(default=900, ge=30, le=86_400)
     # Tasks (README, "Run long work as a task"): how long a task and its result are kept after it is created, and
@@ -129,12 +127,7 @@ class Settings(BaseModel):
             key = field.alias or name
             if key.lower() in environ:
                 found[key] = environ[key.lower()]
-        merged = {**found, **data}
-        # CONFORMANCE=1 serves everything the suite calls, 2025-11-25 clients' input requests and subscriptions
-        # included: resumable streams are on there unless RESUMABLE_STREAMS says otherwise.
-        if "resumable_streams" not in merged and str(merged.get("conformance")).strip().lower() in _ON:
-            merged["resumable_streams"] = True
-        return merged
+        return {**found, **data}
 
     @field_validator("log_level", mode="before")
     @classmethod

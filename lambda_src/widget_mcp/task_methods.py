@@ -15,10 +15,11 @@ from typing import Any
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
 from mcp.shared.exceptions import MCPError
-from mcp_types import CLIENT_CAPABILITIES_META_KEY, INTERNAL_ERROR, INVALID_REQUEST, RequestParams
+from mcp_types import CLIENT_CAPABILITIES_META_KEY, INTERNAL_ERROR, RequestParams
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ConfigDict, Field
 
+from widget_mcp.admission import rate_limited
 from widget_mcp.storage.documents import StoreUnavailable
 from widget_mcp.toolkit.call import CallerClient
 from widget_mcp.toolkit.errors import RateLimited
@@ -79,7 +80,7 @@ def register_task_methods(server: Server[Any], runtime: ToolRuntime, tasks: Task
         except ProtocolRefusal as refusal:
             raise _error(refusal) from None
         except RateLimited as exc:
-            raise _rate_limited(exc) from None
+            raise rate_limited(exc) from None
         except StoreUnavailable as exc:
             raise _unavailable(exc) from None
         return {"resultType": "complete"}
@@ -101,12 +102,6 @@ def register_task_methods(server: Server[Any], runtime: ToolRuntime, tasks: Task
 
 def _error(refusal: ProtocolRefusal) -> MCPError:
     return MCPError(code=refusal.code, message=refusal.message, data=refusal.data)
-
-
-def _rate_limited(exc: RateLimited) -> MCPError:
-    """The tool error's code and hint, in a JSON-RPC error (the endpoint adds the Retry-After header)."""
-    data = {"error": exc.code, "retryable": True, "retryAfter": exc.retry_after}
-    return MCPError(code=INVALID_REQUEST, message=exc.message, data=data)
 
 
 def _unavailable(exc: StoreUnavailable) -> MCPError:

@@ -1,6 +1,6 @@
 """The limits every caller meets, through the endpoint as HTTP and Lambda requests reach it: the item budget
 (`too_large`), live games and forms per principal, callers without identity counted per source address
-(`quota_exceeded`), and the per-caller rate limit on calls that use stored state (`rate_limited`, with a retry hint).
+(`quota_exceeded`), and the per-caller rate limit on requests that do work (`rate_limited`, with a retry hint).
 Each on the in-memory store and on DynamoDB (moto, real boto3 calls)."""
 
 from __future__ import annotations
@@ -311,7 +311,7 @@ async def test_past_its_rate_limit_a_caller_is_told_when_to_retry_and_nothing_is
     assert error_of(await home("chess_show_game", {"gameId": game_id}))["code"] == "rate_limited"
 
 
-async def test_the_rate_limit_counts_only_calls_that_use_stored_state_and_only_the_callers_own(
+async def test_the_rate_limit_counts_every_tool_call_before_its_work_and_only_the_callers_own(
     make_core: Any,
 ) -> None:
     core = make_core(rate_limit_calls=1)
@@ -319,12 +319,13 @@ async def test_the_rate_limit_counts_only_calls_that_use_stored_state_and_only_t
     await home("chess_new_game")
     assert error_of(await home("chess_list_games"))["code"] == "rate_limited"
 
-    shown = await home("display_demo", {"message": "still served"})  # keeps no state: not counted
+    # A tool that keeps no state is counted too: its work (and its arguments' parsing) is CPU a caller spends.
+    shown = await home("display_demo", {"message": "x" * 10_000})
     listed = await core.endpoint.handle("POST", HEADERS, b'{"jsonrpc":"2.0","id":2,"method":"tools/list"}', peer=HOME)
 
-    assert not shown.is_error
-    assert "retry-after" not in dict(home.last_headers)
-    assert listed.status == 200
+    assert error_of(shown)["code"] == "rate_limited"
+    assert "retry-after" in dict(home.last_headers)
+    assert listed.status == 200  # lists come from the answer cache: no work to count
     assert "tools" in json.loads(listed.body)["result"]
     assert not (await Caller(core, CAFE)("chess_new_game")).is_error
     assert not (await Caller(core, HOME, meta=ALICE)("chess_new_game")).is_error

@@ -101,9 +101,8 @@ async def test_a_host_with_mcp_apps_gets_the_widget_and_is_not_asked(base_url: s
     [
         (NESTED, "2026-07-28"),
         ({"type": "object", "properties": {"code": {"type": "string", "pattern": "^[A-Z]+$"}}}, "2026-07-28"),
-        (FLAT, "legacy"),
     ],
-    ids=["nested-object", "pattern", "handshake-client"],
+    ids=["nested-object", "pattern"],
 )
 async def test_a_form_elicitation_cannot_carry_falls_back_to_the_dgui_form(
     base_url: str, question: dict[str, Any], mode: str

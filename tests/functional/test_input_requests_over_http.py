@@ -110,9 +110,12 @@ async def test_a_client_without_the_elicitation_capability_is_told_which_one_is_
     assert refused.value.error.data == {"requiredCapabilities": {"elicitation": {}}}
 
 
-async def test_a_handshake_client_gets_an_error_result_naming_the_protocol_it_needs(base_url: str) -> None:
-    async with Client(f"{base_url}/mcp", mode="legacy", elicitation_callback=Answers({}).elicit) as mcp:
-        result = await mcp.call_tool("book_trip", {"city": "Oslo"})
+async def test_with_resumable_streams_off_a_handshake_client_gets_an_error_result_naming_the_protocol_it_needs() -> (
+    None
+):
+    with served_trips(trip_settings(resumable_streams=False)) as url:
+        async with Client(f"{url}/mcp", mode="legacy", elicitation_callback=Answers({}).elicit) as mcp:
+            result = await mcp.call_tool("book_trip", {"city": "Oslo"})
     assert result.is_error
     assert result.meta is not None
     assert result.meta["error"]["code"] == "input_unsupported"

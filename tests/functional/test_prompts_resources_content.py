@@ -17,6 +17,7 @@ from mcp.types import ElicitRequestParams, ElicitResult, PromptReference, Resour
 from servers import serve
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
+from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.wiring import Core, build_app, build_core
 
 __all__ = ["served_with_library"]
@@ -30,7 +31,7 @@ ENVELOPE = {
 
 @pytest.fixture
 def library(settings: Settings, served_with_library: None) -> Core:
-    return build_core(settings)
+    return build_core(settings, store=InMemoryDocumentStore())
 
 
 @pytest.fixture

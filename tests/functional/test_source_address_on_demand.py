@@ -58,10 +58,17 @@ def test_a_deferred_address_is_worked_out_on_the_first_ask_and_kept(lookups: lis
     assert lookups == ["198.51.100.7"]
 
 
-async def test_a_call_that_uses_no_state_never_works_out_the_callers_address(
+async def test_a_call_without_identity_that_uses_no_state_works_out_the_address_once_for_its_rate_limit(
     core: Core, lookups: list[str | None]
 ) -> None:
     await call(core, "display_demo", {"message": "hi"})
+    assert lookups == ["2001:db8:1:2::/64"]
+
+
+async def test_an_identified_call_that_uses_no_state_never_works_out_the_address(
+    core: Core, lookups: list[str | None]
+) -> None:
+    await call(core, "display_demo", {"message": "hi"}, meta={"openai/subject": "alice"})
     assert lookups == []
 
 

@@ -31,7 +31,8 @@ def test_the_handshake_and_a_tool_call_are_answered_with_json(handler: Handler) 
     assert init["statusCode"] == 200
     assert init["headers"]["content-type"] == "application/json"
     assert body(init)["result"]["protocolVersion"] == "2025-11-25"
-    assert "mcp-session-id" not in init["headers"]
+    # A 2025-11-25 client gets a session with resumable streams on (the default), signed, that it sends back.
+    assert init["headers"]["mcp-session-id"].startswith("s1.")
     call = body(handler(v2(CALL), Context()))
     assert call["result"]["structuredContent"] == {"message": "warm", "length": 4, "words": 1}
     assert [w["widget"] for w in call["result"]["_meta"]["widgets"]] == ["text", "table"]
@@ -224,7 +225,9 @@ def test_each_tool_call_emits_emf_metrics_with_the_tool_as_dimension(
     [emf] = [line for line in lines if "_aws" in line]
     directive = emf["_aws"]["CloudWatchMetrics"][0]
     assert directive["Namespace"] == "WidgetMcpTest"
-    assert {m["Name"] for m in directive["Metrics"]} == {"ToolInvocations", "ToolErrors", "ToolLatency"}
+    # Capacity: the caller's rate limit, counted (one write) before even a call that keeps no state does any work.
+    metrics = {m["Name"] for m in directive["Metrics"]}
+    assert metrics == {"ToolInvocations", "ToolErrors", "ToolLatency", "DynamoDbCapacityUnits"}
     assert emf["tool"] == "display_demo"
     assert (emf["ToolInvocations"], emf["ToolErrors"]) == ([1.0], [1.0])
 
@@ -235,7 +238,7 @@ def test_a_listed_browser_origins_preflight_event_is_answered_by_the_function(ha
     response = handler(v2(method="OPTIONS", headers=preflight), Context())
     assert (response["statusCode"], response["body"]) == (204, "")
     assert response["headers"]["access-control-allow-origin"] == "https://host.example.com"
-    assert response["headers"]["access-control-allow-methods"] == "POST, OPTIONS"
+    assert response["headers"]["access-control-allow-methods"] == "GET, POST, OPTIONS"  # GET: resumable streams
     assert "mcp-protocol-version" in response["headers"]["access-control-allow-headers"]
     refused = handler(v2(method="OPTIONS", headers={**preflight, "origin": "https://evil.example.com"}), Context())
     assert refused["statusCode"] == 403

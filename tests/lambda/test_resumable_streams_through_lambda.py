@@ -67,7 +67,7 @@ def _get(handler: Handler, headers: dict[str, str]) -> dict[str, Any]:
 
 @pytest.fixture
 def table_calls(handler: Handler, monkeypatch: pytest.MonkeyPatch) -> CallLog:
-    """The real handler serving a `-c resumableStreams=on` deployment's settings (RESUMABLE_STREAMS=true), on moto;
+    """The real handler serving a deployment's settings (RESUMABLE_STREAMS=true, the stack's default), on moto;
     every DynamoDB request it sends is logged."""
     import widget_mcp.handler as module
 
@@ -231,7 +231,8 @@ def test_with_resumable_streams_off_every_get_is_405_whatever_last_event_id_it_c
     import widget_mcp.handler as module
 
     session, issued = _issued_elsewhere(handler, monkeypatch)
-    assert module.core.settings.resumable_streams is False  # the default, as a deployment without the flag
+    # As a deployment with `-c resumableStreams=off` (the stack then sets RESUMABLE_STREAMS=false).
+    monkeypatch.setattr(module, "core", build_core(Settings(resumable_streams="false")))  # type: ignore[arg-type]
     for last_event_id in (None, issued, "0", "e30.forged", "x" * 2000):
         headers = {"mcp-session-id": session, "mcp-protocol-version": VERSION}
         if last_event_id is not None:

@@ -44,17 +44,13 @@ def test_conformance_is_refused_inside_lambda(monkeypatch: pytest.MonkeyPatch) -
         load_settings()
 
 
-def test_conformance_mode_turns_resumable_streams_on_unless_the_setting_says_otherwise(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv("CONFORMANCE", "1")
-    monkeypatch.delenv("RESUMABLE_STREAMS", raising=False)
-    assert load_settings().resumable_streams is True
-    monkeypatch.setenv("RESUMABLE_STREAMS", "0")
-    assert load_settings().resumable_streams is False
-    monkeypatch.delenv("CONFORMANCE")
-    monkeypatch.delenv("RESUMABLE_STREAMS")
-    assert load_settings().resumable_streams is False
+def test_resumable_streams_are_on_by_default_and_the_setting_turns_them_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    for conformance in ("1", "0"):
+        monkeypatch.setenv("CONFORMANCE", conformance)
+        monkeypatch.delenv("RESUMABLE_STREAMS", raising=False)
+        assert load_settings().resumable_streams is True
+        monkeypatch.setenv("RESUMABLE_STREAMS", "0")
+        assert load_settings().resumable_streams is False
 
 
 def test_the_score_counts_only_the_scenarios_the_revision_scores() -> None:

@@ -89,7 +89,7 @@ class LocalServer(uvicorn.Server):
 def _resumable_line(on: bool) -> str:
     if on:
         return "  2025-11-25     resumable streams on: tools' input requests, resource subscriptions\n"
-    return "  2025-11-25     resumable streams off (RESUMABLE_STREAMS=1 turns them on)\n"
+    return "  2025-11-25     resumable streams off (RESUMABLE_STREAMS=0): tools that ask answer input_unsupported\n"
 
 
 def _sign_in_lines(mode: str, issuer_url: str | None, issuer: LocalIssuer | None) -> str:

@@ -190,16 +190,19 @@ class ToolCall(Asking):
         """Who per-caller limits count this call against (ownership.caller_key)."""
         return caller_key(self.principal, self.source if self.principal.is_anonymous else None)
 
-    def owner(self, what: str) -> StateOwner:
-        """Whose state this call reaches. `what` names the state ("Games") in the identity_required message.
-
-        Asking is what makes a call one that uses state: it counts against the caller's rate limit here, before
-        anything is read or written (RateLimited past it)."""
-        source = self.source if self.principal.is_anonymous else None  # only a caller without identity needs it
-        owner = state_owner(self.principal, self.anonymous_state, what, source)
+    def admit(self) -> None:
+        """Count this call against its caller's rate limit, once (RateLimited past it). The runtime does so before
+        the arguments are even read, so a caller past its limit costs no work."""
         if self.limiter is not None and not self._admitted:
             self.limiter.admit(self.caller)
             self._admitted = True
+
+    def owner(self, what: str) -> StateOwner:
+        """Whose state this call reaches. `what` names the state ("Games") in the identity_required message.
+        The call is admitted (`admit`) before anything is read or written."""
+        source = self.source if self.principal.is_anonymous else None  # only a caller without identity needs it
+        owner = state_owner(self.principal, self.anonymous_state, what, source)
+        self.admit()
         return owner
 
     def emit(self, widget: str, data: dict[str, Any], fallback: str) -> None:

@@ -117,7 +117,7 @@ class QuotaExceeded(ToolError):
 
 
 class RateLimited(ToolError):
-    """The caller made more calls of tools that use stored state than its rate limit allows in this window
+    """The caller made more requests that do work (tool calls and the like) than its rate limit allows in this window
     (RATE_LIMIT_CALLS per RATE_LIMIT_WINDOW_SECONDS); nothing was read or written. `retry_after` is in seconds."""
 
     code = "rate_limited"
@@ -125,7 +125,7 @@ class RateLimited(ToolError):
 
     def __init__(self, calls: int, window_seconds: int, retry_after: int) -> None:
         super().__init__(
-            f"Too many calls: at most {calls} calls that use stored state are allowed per {window_seconds} s from "
+            f"Too many calls: at most {calls} requests that do work are allowed per {window_seconds} s from "
             f"one user (callers without sign-in count per network address). Try again in {retry_after} s.",
             details={"retryAfter": retry_after},
         )

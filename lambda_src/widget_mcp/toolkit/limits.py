@@ -1,12 +1,12 @@
-"""The per-caller rate limit on calls that use stored state, kept in the state store so every container agrees.
+"""The per-caller rate limit on requests that do work, kept in the state store so every container agrees.
 
-What it applies to: calls of tools that ask for their caller's state (`ToolCall.owner`), checked at that moment,
-before anything is read or written. Those are the calls that cost storage reads and writes, engine searches and
-answer validation; `tools/list`, `resources/*` and the like come from the answer cache and never write, and a tool
-that keeps no state costs milliseconds of CPU that the API's throttle and the function's reserved concurrency
-bound. Each admitted call costs one conditional UpdateItem (a refused one too: DynamoDB bills a failed condition
-as a write): a move is that plus its GetItem and PutItem. It cannot fold into the move's own write, which comes
-after the engine has searched, nor into a read.
+What it applies to: every request that spends CPU or writes on a caller's behalf, counted first, before its
+arguments are read: every tool call (each round of one too: a resumed call, a task's update), the answers a client
+POSTs to a kept call's requests, `prompts/get`, `completion/complete`, reads of an app's resources, subscribe and
+unsubscribe. Not lists, `ping`, widget templates (the answer cache serves them) or a waiting call's polls (at most
+two reads and no write, bounded by the API's throttle). Each admitted request costs one conditional UpdateItem (a
+refused one too: DynamoDB bills a failed condition as a write): a move is that plus its GetItem and PutItem. It
+cannot fold into the move's own write, which comes after the engine has searched, nor into a read.
 
 Who the caller is: an identified principal by its key; a caller without identity by its source address (per /64
 for IPv6), so capability ids, which anyone can mint, do not reset the count. A fixed window per caller: simple and

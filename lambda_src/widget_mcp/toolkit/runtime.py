@@ -211,6 +211,7 @@ class ToolRuntime:
         error_code: str | None = None
         try:
             try:
+                call.admit()  # every call, before its arguments are read: a caller past its limit costs no work
                 result = await self._run(spec, arguments, call)
             except Backgrounded:
                 assert call.tasks is not None

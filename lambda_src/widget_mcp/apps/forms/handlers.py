@@ -128,18 +128,18 @@ class FormHandlers:
         host shows widgets, cannot elicit, or the form is not one elicitation can carry (see elicitation.py)."""
         if call.client.shows_apps or not call.client.declares("elicitation") or not call.client.takes_input_requests:
             return None
-        with _dgui_errors():  # a form that is not valid is refused before the user is asked anything
+        with _dgui_errors():
+            # The caller is admitted (its rate limit, its identity) before the form costs any checking; a form that
+            # is not valid is refused before the user is asked anything; and it is checked once a round.
+            owner = _owner(call)
             draft = self.service.check(args.question, args.ui_schema, args.title, args.description, args.metadata)
         first = draft.steps[0]
         request = as_elicitation(first.schema, first.title, first.description) if len(draft.steps) == 1 else None
         if request is None:
             return None
         answer = call.ask(request, key="form")
-        owner = _owner(call)
         with _dgui_errors():
-            session = self.service.ask(
-                owner, args.question, args.ui_schema, args.title, args.description, args.metadata
-            )
+            session = self.service.keep(owner, draft)
             if answer.accepted:
                 session = self.service.submit(owner, session.form_id, answer.content, 0).session
         payload = form_payload(session, 0)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from widget_mcp.apps.forms.domain import FormLimits, FormSession
@@ -54,9 +54,11 @@ class FormService:
         description: str | None,
         metadata: dict[str, Any] | None,
     ) -> FormSession:
-        session = FormSession.ask(
-            self._forms.new_id(owner), question, ui_schema, title, description, metadata, self._limits
-        )
+        return self.keep(owner, self.check(question, ui_schema, title, description, metadata))
+
+    def keep(self, owner: StateOwner, draft: FormSession) -> FormSession:
+        """Store a form `check` accepted, under a new id, without checking it again."""
+        session = replace(draft, form_id=self._forms.new_id(owner))
         self._forms.create(owner, session)
         return session
 
