@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from widget_mcp.apps.registry import declare_tasks
 from widget_mcp.auth.host_tokens import HostTokens
 from widget_mcp.observability import Observability, ToolTelemetry
 from widget_mcp.secrets import secret_source
@@ -115,7 +116,7 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
     # Tasks only where an app declares a tool that may run as one: other deployments load none of it.
     tasks: TaskService | None = None
     task_invoker: LocalInvoker | LambdaInvoker | None = None
-    if any(t.task_support != "forbidden" for book in books for t in book.tools.values()):
+    if declare_tasks(books):
         from widget_mcp.toolkit.task_service import TaskService
 
         tasks = TaskService(
