@@ -50,8 +50,9 @@ RUNTIME_PROVIDED = ("boto3", "botocore", "s3transfer", "jmespath", "python-dateu
 SIGN_IN_ONLY = ("pyjwt", "cryptography", "cffi", "pycparser")
 # Published as source only (chess 1.11.x): built into a wheel first, else --only-binary silently picks 1.10.
 SDIST_ONLY = ("chess",)
-# Local mode (moto, uvicorn, the playground) and the readiness check (an MCP client) never run in Lambda.
-EXCLUDED_SOURCES = (f"{PACKAGE}/local", f"{PACKAGE}/readiness")
+# Local mode (moto, uvicorn, the playground), the readiness check (an MCP client) and the conformance suite's
+# fixtures (served by `CONFORMANCE=1 make dev` alone; settings refuse them inside Lambda) never run in Lambda.
+EXCLUDED_SOURCES = (f"{PACKAGE}/local/", f"{PACKAGE}/readiness/", f"{PACKAGE}/apps/conformance/")
 _MACHINES = {"arm64": "aarch64", "x86_64": "x86_64"}
 # Files no code path of the function imports or reads: package test suites, type stubs, C sources, and the
 # Swagger UI that Powertools' REST event handler serves (the function uses Powertools for logs, metrics and
@@ -212,7 +213,8 @@ def _digest(*parts: bytes) -> str:
     return h.hexdigest()[:16]
 
 
-def _source_files() -> list[Path]:
+def source_files() -> list[Path]:
+    """The package's files the asset holds (its sources; their bytecode is compiled beside them)."""
     files = []
     for path in sorted((LAMBDA_SRC / PACKAGE).rglob("*")):
         rel = path.relative_to(LAMBDA_SRC).as_posix()
@@ -329,7 +331,7 @@ def asset_key(target: Target, manifest: Path | None) -> str:
     """A content key over the dependency set, the sources and the packaged manifest: the CDK asset hash."""
     parts = [RECIPE.encode(), target.label.encode(), locked_requirements().encode(), ",".join(SIGN_IN_ONLY).encode()]
     parts.append(manifest.read_bytes() if manifest else b"")
-    for path in _source_files():
+    for path in source_files():
         parts += [path.relative_to(LAMBDA_SRC).as_posix().encode(), path.read_bytes()]
     return _digest(*parts)
 
@@ -341,7 +343,7 @@ def assemble(target: Target, out: Path, manifest: Path | None, work: Path) -> No
     if not target.sign_in:
         _remove_distributions(out, SIGN_IN_ONLY)
     _remove_unused(out)
-    for path in _source_files():
+    for path in source_files():
         dest = out / path.relative_to(LAMBDA_SRC)
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, dest)

@@ -9,6 +9,7 @@ from typing import Any
 import aws_cdk as cdk
 from aws_cdk import aws_logs as logs
 from constructs import Node
+from widget_mcp.apps.registry import APPS
 from widget_mcp.secrets import SECRET_ARN_PATTERN
 from widget_mcp.settings import Settings
 
@@ -99,6 +100,8 @@ class StackConfig:
     function_limits: dict[str, str] = field(default_factory=dict)
     # Secrets the deployer keeps: variable → ARN, or None for a key left out (SECRET_CONTEXT); the others are made.
     existing_secrets: dict[str, str | None] = field(default_factory=dict)
+    # The apps the function serves (the registry its asset ships): what they declare decides what the stack grants.
+    apps: tuple[str, ...] = APPS
 
     @property
     def removal_policy(self) -> cdk.RemovalPolicy:

@@ -98,7 +98,10 @@ class McpApi(Construct):
         secrets: tuple[SecretRef, ...] = (),
         function_limits: dict[str, str] | None = None,
         resumable_streams: bool = True,
+        task_rounds: bool = False,
     ) -> None:
+        """`task_rounds`: some app declares a tool that may run as a task (infra/served_apps.py), whose rounds the
+        function sends itself through its `live` alias; only then may it invoke that alias."""
         super().__init__(scope, construct_id)
         stack = cdk.Stack.of(self)
         retention = log_retention
@@ -197,13 +200,16 @@ class McpApi(Construct):
             retry_attempts=0,
             max_event_age=TASK_ROUND_MAX_AGE,
         )
-        # A policy of its own, not the role's default one: the function depends on that, and this names the alias.
-        iam.Policy(
-            self,
-            "TaskRounds",
-            roles=[role],
-            statements=[iam.PolicyStatement(actions=["lambda:InvokeFunction"], resources=[self.alias.function_arn])],
-        )
+        if task_rounds:
+            # A policy of its own, not the role's default one: the function depends on that, and this names the alias.
+            iam.Policy(
+                self,
+                "TaskRounds",
+                roles=[role],
+                statements=[
+                    iam.PolicyStatement(actions=["lambda:InvokeFunction"], resources=[self.alias.function_arn])
+                ],
+            )
         self._routes(apigw_integration=integrations.HttpLambdaIntegration("Mcp", self.alias))
         self._stage(retention, removal_policy, domain, throttle)
 

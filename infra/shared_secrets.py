@@ -12,14 +12,14 @@ from constructs import Construct
 
 # Letters and digits only, so the value pastes anywhere (a valve, a shell); 64 of them are about 380 bits.
 GENERATED_LENGTH = 64
-# Why no automatic rotation: a rotation Lambda cannot update what holds the other copy (the Open WebUI valve; input
-# requests in flight). infra/README.md says how to rotate by hand (instances re-read the host-token secret).
+# Why no automatic rotation: a rotation Lambda cannot update what holds the other copy (the Open WebUI valve). The
+# requestState key needs no second copy, but a rotation by hand is enough (instances re-read both: infra/README.md).
 NO_ROTATION = {
     "HOST_TOKEN_SECRET_ARN": "Shared with the host integration (Open WebUI's HOST_TOKEN_SECRET valve), which a "
     "rotation function cannot update; rotating by hand (infra/README.md) changes both copies together.",
-    "REQUEST_STATE_SECRET_ARN": "Signs input requests' requestState for at most REQUEST_STATE_TTL_SECONDS; rotating "
-    "refuses the requests in flight, and each instance keeps the key it read, so it is rotated by hand "
-    "(infra/README.md) rather than on a schedule.",
+    "REQUEST_STATE_SECRET_ARN": "Signs input requests' requestState for at most REQUEST_STATE_TTL_SECONDS; each "
+    "instance reads it again every 5 minutes and accepts the key it replaced until the states signed with it have "
+    "expired, so it is rotated by hand when needed (infra/README.md) rather than on a schedule.",
 }
 DESCRIPTIONS = {
     "HOST_TOKEN_SECRET_ARN": "widget-mcp: HOST_TOKEN_SECRET, shared with the Open WebUI integration's valve",

@@ -10,6 +10,7 @@ from constructs import Construct
 
 from infra.config import StackConfig
 from infra.mcp_api import McpApi
+from infra.served_apps import serve_tasks
 from infra.shared_secrets import SharedSecrets
 from infra.sign_in import CHATGPT_REDIRECT, SignIn, default_domain_prefix
 from infra.state_table import StateTable
@@ -68,6 +69,7 @@ class WidgetMcpStack(cdk.Stack):
             resumable_streams=config.resumable_streams,
             secrets=keys.refs,
             function_limits=config.function_limits,
+            task_rounds=serve_tasks(config.apps),
         )
         cdk.CfnOutput(self, "McpUrl", value=api.mcp_url, description="paste into ChatGPT: Settings → Apps")
         cdk.CfnOutput(self, "WidgetBaseUrl", value=cdn.base_url, description="origin and path of the bundles")

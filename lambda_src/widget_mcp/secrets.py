@@ -1,4 +1,5 @@
-"""Secrets the server reads from AWS on first use: a Secrets Manager secret or an SSM SecureString, by ARN."""
+"""Secrets the server reads from AWS on first use (and again every few minutes: key_ring.py): a Secrets Manager
+secret or an SSM SecureString, by ARN."""
 
 from __future__ import annotations
 
@@ -53,7 +54,8 @@ def read_secret(arn: str) -> str:
 
 def secret_source(value: SecretStr | None, arn: str | None) -> Callable[[], str] | None:
     """Where a secret setting comes from: its value (`X_SECRET`), else a read of `X_SECRET_ARN` on each call (its
-    users call it on first use and keep what it returns, so a failed read is tried again); None if neither is set."""
+    users call it on first use and then every few minutes, keeping what it returned: key_ring.py); None if neither
+    is set."""
     if value is not None:
         text = value.get_secret_value()
         return lambda: text

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,8 @@ from opentelemetry import trace
 
 import widget_mcp
 from widget_mcp.admission import admit, request_caller
-from widget_mcp.secrets import secret_source
+from widget_mcp.key_ring import REFRESH_SECONDS, KeyRing
+from widget_mcp.secrets import read_secret
 from widget_mcp.settings import Settings
 from widget_mcp.toolkit.bundles import BundleManifest
 from widget_mcp.toolkit.call import CallerClient
@@ -100,11 +102,18 @@ def build_runtime(
     )
 
 
-def request_state_key(settings: Settings) -> Callable[[], bytes]:
-    """Where the key that signs input requests' requestState comes from; called on the first input request."""
-    source = secret_source(settings.request_state_secret, settings.request_state_secret_arn)
-    if source is not None:
-        return lambda: source().encode()
+def request_state_key(settings: Settings, clock: Callable[[], float] = time.monotonic) -> KeyRing:
+    """The key that signs input requests' requestState (and sessions and event ids), read on first use.
+
+    A key in AWS (REQUEST_STATE_SECRET_ARN) is read again every REFRESH_SECONDS; the one it replaced still verifies
+    for REFRESH_SECONDS + REQUEST_STATE_TTL_SECONDS, so every state signed before the rotation, on any instance,
+    expires before its key is refused (key_ring.py)."""
+    if settings.request_state_secret is not None:
+        return KeyRing.fixed(settings.request_state_secret.get_secret_value().encode())
+    arn = settings.request_state_secret_arn
+    if arn is not None:
+        grace = REFRESH_SECONDS + settings.request_state_ttl_seconds
+        return KeyRing(lambda: read_secret(arn).encode(), grace_seconds=grace, clock=clock, what="requestState key")
 
     def process_key() -> bytes:
         logger.warning(
@@ -114,7 +123,7 @@ def request_state_key(settings: Settings) -> Callable[[], bytes]:
         )
         return os.urandom(32)
 
-    return process_key
+    return KeyRing(process_key, grace_seconds=0, refresh_seconds=None)
 
 
 def opentelemetry_configured() -> bool:

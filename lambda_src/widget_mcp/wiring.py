@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from widget_mcp.apps.registry import declare_tasks
 from widget_mcp.auth.host_tokens import HostTokens
 from widget_mcp.observability import Observability, ToolTelemetry
 from widget_mcp.secrets import secret_source
@@ -115,7 +116,7 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
     # Tasks only where an app declares a tool that may run as one: other deployments load none of it.
     tasks: TaskService | None = None
     task_invoker: LocalInvoker | LambdaInvoker | None = None
-    if any(t.task_support != "forbidden" for book in books for t in book.tools.values()):
+    if declare_tasks(books):
         from widget_mcp.toolkit.task_service import TaskService
 
         tasks = TaskService(
@@ -172,7 +173,7 @@ def streams_for(
 
     streams = Streams(
         store,
-        runtime.request_states.sign,
+        runtime.request_states,
         ttl_seconds=settings.request_state_ttl_seconds,
         work_seconds=settings.task_work_seconds,
         clock=clock,
@@ -197,6 +198,9 @@ def task_invoker_for(tasks: TaskService) -> LocalInvoker | LambdaInvoker:
 # `encodings.idna`: the first connection to a host name (DynamoDB's endpoint) encodes it with the IDNA codec.
 DEFERRED_IMPORTS = ("jsonschema", "jsonschema.validators", "encodings.idna")
 PRIMING_VERSION = "2025-11-25"
+# Priming's `initialize` asks for the revision before: a 2025-11-25 one would be given an `Mcp-Session-Id` (with
+# resumable streams on), signed with the requestState key, which would then be read into the snapshot and kept there.
+PRIMING_INITIALIZE_VERSION = "2025-06-18"
 
 LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 
@@ -209,7 +213,8 @@ def prepare_snapshot(core: Core, handle: LambdaHandler | None = None) -> None:
     it: initialize, tools/list, resources/list and templates/list, resources/read of each template, ping and the
     first warm-up a caller without sign-in may make, in both protocol eras, and GET /healthz and the OAuth
     metadata through the web app (which builds it). Tool telemetry and the rate limit are off meanwhile. A failure
-    here is logged, never raised: priming only saves time.
+    here is logged, never raised: priming only saves time. It reads no secret and issues no session: keys are read
+    after the restore, on first use, so none is in the snapshot and a rotation reaches every instance (key_ring.py).
     """
     connect = getattr(core.store, "connect", None)
     if connect is not None:
@@ -290,7 +295,11 @@ def _priming_events(core: Core) -> list[dict[str, Any]]:
     ]
     if warm_up is not None:
         requests.append(("tools/call", {"name": tool, "arguments": warm_up[1]}))
-    init = {"protocolVersion": PRIMING_VERSION, "capabilities": {}, "clientInfo": {"name": "snapshot", "version": "1"}}
+    init = {
+        "protocolVersion": PRIMING_INITIALIZE_VERSION,
+        "capabilities": {},
+        "clientInfo": {"name": "snapshot", "version": "1"},
+    }
     events = [event("POST", "/mcp", {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init})]
     envelope = {
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",

@@ -533,10 +533,14 @@ async def test_while_the_key_cannot_be_read_no_resumable_request_gets_a_5xx(wire
     streams = wire.endpoint._streams
     assert streams is not None
 
-    def unreadable(label: str, text: str) -> str:
-        raise SecretUnavailable("arn:aws:secretsmanager:eu-west-1:123456789012:secret:key", "AccessDenied")
+    class Unreadable:
+        def sign(self, label: str, text: str) -> str:
+            raise SecretUnavailable("arn:aws:secretsmanager:eu-west-1:123456789012:secret:key", "AccessDenied")
 
-    streams._sign = unreadable
+        def verify(self, label: str, text: str, mac: str) -> bool:
+            return bool(self.sign(label, text))
+
+    streams._signer = Unreadable()
     assert (await wire.resume(session, events(suspended)[0]["id"])).status == 405
     assert (await wire.answer(session, request["id"], TRAVELLER)).status == 202
     result = json.loads((await wire.call(session)).body)["result"]

@@ -11,9 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from widget_mcp.apps.registry import APPS, CONFORMANCE_APP
 
 from infra import debian_python
 from infra.asset_build import (
+    LAMBDA_SRC,
     MANIFEST_NAME,
     RUNTIME_PROVIDED,
     SIGN_IN_ONLY,
@@ -25,6 +27,7 @@ from infra.asset_build import (
     compiler,
     runtime_provided,
     size_bytes,
+    source_files,
 )
 from infra.lambda_code import LocalAssetBundler
 
@@ -129,8 +132,20 @@ def test_the_asset_leaves_out_tests_dev_tools_local_mode_and_what_lambda_provide
     assert not _dists(lambda_asset) & set(RUNTIME_PROVIDED)
     assert not (lambda_asset / "widget_mcp" / "local").exists()
     assert not (lambda_asset / "widget_mcp" / "readiness").exists()
+    assert not (lambda_asset / CONFORMANCE_APP.replace(".", "/")).exists()
     assert not list(lambda_asset.glob("*/tests")), "package test suites never run in Lambda"
     assert not list(lambda_asset.rglob("*.pyi"))
+
+
+def test_the_assets_sources_hold_every_registered_app_and_not_the_conformance_fixtures() -> None:
+    packaged = {path.relative_to(LAMBDA_SRC).as_posix() for path in source_files()}
+
+    def files_of(module: str) -> set[str]:
+        return {name for name in packaged if name.startswith(module.replace(".", "/") + "/")}
+
+    assert (LAMBDA_SRC / CONFORMANCE_APP.replace(".", "/") / "__init__.py").is_file()  # it exists, for local runs
+    assert files_of(CONFORMANCE_APP) == set()
+    assert [app for app in APPS if f"{app.replace('.', '/')}/__init__.py" not in files_of(app)] == []
 
 
 def test_every_pyc_in_the_asset_is_cpython_3_13_unchecked_hash_bytecode_beside_its_source(lambda_asset: Path) -> None:

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from readme_snippets import run_python_section
+from widget_mcp.secrets import SecretUnavailable
 from widget_mcp.server import build_runtime
 from widget_mcp.toolkit import (
     CallerClient,
@@ -115,6 +116,17 @@ def test_the_key_is_fetched_once_on_first_use() -> None:
     assert fetched == []
     states.open(states.seal("t", {}, "p", {}), "t", {}, "p")
     assert fetched == [1]
+
+
+def test_a_state_checked_while_the_key_cannot_be_read_is_the_keys_failure_not_a_tampered_state() -> None:
+    token = RequestStates(lambda: b"k" * 32, ttl_seconds=60).seal("t", {}, "p", {})
+
+    def unreadable() -> bytes:
+        raise SecretUnavailable("arn:aws:ssm:eu-west-1:123456789012:parameter/key", "could not be read")
+
+    # The endpoint answers SecretUnavailable with 503 and Retry-After: the client's state was fine.
+    with pytest.raises(SecretUnavailable):
+        RequestStates(unreadable, ttl_seconds=60).open(token, "t", {}, "p")
 
 
 def test_asking_without_an_answer_ends_the_round_with_the_request() -> None:

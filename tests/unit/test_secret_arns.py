@@ -10,15 +10,8 @@ from typing import Any
 import boto3
 import pytest
 from moto import mock_aws
-from widget_mcp.auth.host_tokens import (
-    HEADER,
-    PREVIOUS_GRACE_SECONDS,
-    REFRESH_SECONDS,
-    RETRY_SECONDS,
-    HostTokenRejected,
-    HostTokens,
-    sign,
-)
+from widget_mcp.auth.host_tokens import HEADER, PREVIOUS_GRACE_SECONDS, HostTokenRejected, HostTokens, sign
+from widget_mcp.key_ring import REFRESH_SECONDS, RETRY_SECONDS
 from widget_mcp.secrets import SecretUnavailable, read_secret, secret_source
 from widget_mcp.server import build_runtime
 from widget_mcp.settings import Settings, SettingsError, load_settings

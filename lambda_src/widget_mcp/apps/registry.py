@@ -7,6 +7,7 @@ Each entry names a package whose `tool_book(context)` returns its `ToolBook`. Te
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -59,3 +60,9 @@ def load_books(context: AppContext, apps: tuple[str, ...] = APPS) -> list[ToolBo
             raise RegistryError(entry, "the package must define tool_book(context: AppContext) -> ToolBook")
         books.append(build(context))
     return books
+
+
+def declare_tasks(books: Iterable[ToolBook]) -> bool:
+    """Whether some tool of these books may run as a task: only then does the server load tasks, and the stack let
+    the function invoke itself for their rounds."""
+    return any(spec.task_support != "forbidden" for book in books for spec in book.tools.values())

@@ -23,21 +23,18 @@ import binascii
 import hashlib
 import hmac
 import json
-import logging
 import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-logger = logging.getLogger(__name__)
+from widget_mcp.key_ring import KeyRing
 
 HEADER = "x-widget-mcp-user"
-# How long a secret read from AWS is used before it is read again, how long the value it replaced still verifies,
-# and how soon a read that failed (the value read before is kept meanwhile) is tried again.
-REFRESH_SECONDS = 300
+# How long the value a secret read from AWS replaced still verifies (how often it is read again, and how soon a read
+# that failed is tried again: key_ring.py).
 PREVIOUS_GRACE_SECONDS = 3600
-RETRY_SECONDS = 30
 Scope = Literal["call", "widget"]
 SCOPES: tuple[Scope, ...] = ("call", "widget")
 MAX_TOKEN_CHARS = 2048
@@ -83,7 +80,7 @@ def sign(secret: str, issuer: str, subject: str, scope: Scope, lifetime_seconds:
 class HostTokens:
     """Verifies host tokens. `secret` is the shared secret, or where to get it (HOST_TOKEN_SECRET_ARN: a read from
     AWS), called when the first token arrives and again every REFRESH_SECONDS after (`clock`, monotonic seconds);
-    what its first read raises reaches the caller, a later failure keeps the value read before."""
+    what its first read raises reaches the caller, a later failure keeps the value read before (key_ring.py)."""
 
     def __init__(
         self,
@@ -91,41 +88,14 @@ class HostTokens:
         leeway_seconds: int = 30,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self._source = secret if callable(secret) else None
-        self._current = None if callable(secret) else secret.encode()
-        self._previous: bytes | None = None
-        self._previous_until = 0.0
-        self._next_read = 0.0
-        self._read_at = 0.0  # when the value in _current was last read
+        if callable(secret):
+            source = secret
+            self._keys = KeyRing(
+                lambda: source().encode(), grace_seconds=PREVIOUS_GRACE_SECONDS, clock=clock, what="host-token secret"
+            )
+        else:
+            self._keys = KeyRing.fixed(secret.encode())
         self._leeway = leeway_seconds
-        self._clock = clock
-
-    def _keys(self) -> tuple[bytes, ...]:
-        now = self._clock()
-        if self._source is not None and (self._current is None or now >= self._next_read):
-            self._read(now)
-        assert self._current is not None
-        if self._previous is not None and now < self._previous_until:
-            return (self._current, self._previous)
-        return (self._current,)
-
-    def _read(self, now: float) -> None:
-        assert self._source is not None
-        try:
-            value = self._source().encode()
-        except ValueError as exc:  # SecretUnavailable: passing, as long as a value read before is at hand
-            kept_until = self._read_at + REFRESH_SECONDS + PREVIOUS_GRACE_SECONDS
-            if self._current is None or now >= kept_until:
-                raise  # kept no longer than a replaced value verifies: a deleted secret revokes within that
-            logger.warning("host-token secret not re-read, the value read before is kept: %s", exc)
-            self._next_read = min(now + RETRY_SECONDS, kept_until)
-            return
-        if self._current is not None and value != self._current:
-            # Replaced at any time since the last read: its grace starts from when this could have been seen.
-            seen = min(now, self._read_at + REFRESH_SECONDS)
-            self._previous, self._previous_until = self._current, seen + PREVIOUS_GRACE_SECONDS
-        self._current, self._read_at = value, now
-        self._next_read = now + REFRESH_SECONDS
 
     def verify(self, token: str, now: float | None = None) -> HostUser:
         if len(token) > MAX_TOKEN_CHARS:
@@ -135,13 +105,15 @@ class HostTokens:
             raise HostTokenRejected("host token is not a compact JWT")
         head, body, mac = parts
         signed = f"{head}.{body}".encode()
-        expected = [hmac.new(key, signed, hashlib.sha256).digest() for key in self._keys()]
+        # The signature as this server writes it (unpadded base64url), compared as text: a padded or otherwise
+        # re-encoded copy of a genuine one is refused, so a token has exactly one accepted spelling.
+        expected = [_b64(hmac.new(key, signed, hashlib.sha256).digest()).encode() for key in self._keys.accepted()]
         try:
-            signature, header, claims = _unb64(mac), json.loads(_unb64(head)), json.loads(_unb64(body))
+            header, claims = json.loads(_unb64(head)), json.loads(_unb64(body))
         except (binascii.Error, ValueError, UnicodeDecodeError):
             raise HostTokenRejected("host token is not valid base64url JSON") from None
         # Every key is compared (no early exit), so timing does not tell which one a forgery came close to.
-        if not sum(hmac.compare_digest(signature, digest) for digest in expected):
+        if not sum(hmac.compare_digest(mac.encode(), digest) for digest in expected):
             raise HostTokenRejected("host token signature does not verify")
         if header != _JWT_HEADER:
             raise HostTokenRejected("host token header must be exactly HS256 JWT")

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
+from widget_mcp.key_ring import KeyRing
 from widget_mcp.toolkit.inputs import INVALID_PARAMS, ProtocolRefusal
 
 _PREFIX = "v1."
@@ -54,26 +55,37 @@ def _digest(value: Any) -> str:
 
 
 class RequestStates:
-    """Seals and opens request states. `key` is called on first use (it may fetch a secret), then kept."""
+    """Seals and opens request states, and signs the other tokens that share their key (`sign`, `verify`).
 
-    def __init__(self, key: Callable[[], bytes], ttl_seconds: float, clock: Callable[[], float] = time.time) -> None:
-        self._key_source = key
-        self._key: bytes | None = None
+    `key` is a KeyRing (a key read again every so often, the one it replaced accepted for a grace: key_ring.py), or
+    a function called on first use whose key is then kept. Signatures are compared as text in the one encoding this
+    class writes (unpadded base64url), so a signed token has exactly one accepted spelling.
+    """
+
+    def __init__(
+        self, key: KeyRing | Callable[[], bytes], ttl_seconds: float, clock: Callable[[], float] = time.time
+    ) -> None:
+        self._keys = key if isinstance(key, KeyRing) else KeyRing(key, grace_seconds=0, refresh_seconds=None)
         self.ttl_seconds = ttl_seconds
         self._clock = clock
 
-    def _hmac(self, label: bytes, text: str) -> bytes:
-        if self._key is None:
-            self._key = self._key_source()
-        return hmac.new(self._key, label + text.encode(), hashlib.sha256).digest()
+    def _macs(self, label: bytes, text: str, keys: tuple[bytes, ...]) -> list[str]:
+        return [_b64(hmac.new(key, label + text.encode(), hashlib.sha256).digest()) for key in keys]
 
-    def _mac(self, body: str) -> bytes:
-        return self._hmac(_LABEL, body)
+    def _verify(self, label: bytes, text: str, mac: str) -> bool:
+        """Whether `mac` is `text`'s signature under a key still accepted; reading the key may raise
+        SecretUnavailable. Every key is compared (no early exit), so timing tells nothing about which."""
+        expected = self._macs(label, text, self._keys.accepted())
+        return sum(hmac.compare_digest(mac.encode(), digest.encode()) for digest in expected) > 0
 
     def sign(self, label: str, text: str) -> str:
-        """An HMAC of `text` under this key, for `label`'s purpose alone (the other signed tokens: see
+        """An HMAC of `text` under the current key, for `label`'s purpose alone (the other signed tokens: see
         transport/resumption.py)."""
-        return _b64(self._hmac(f"widget-mcp/{label}/".encode(), text))
+        return self._macs(f"widget-mcp/{label}/".encode(), text, (self._keys.current(),))[0]
+
+    def verify(self, label: str, text: str, mac: str) -> bool:
+        """Whether `mac` is what `sign(label, text)` gave, under the current key or the one it replaced."""
+        return self._verify(f"widget-mcp/{label}/".encode(), text, mac)
 
     def seal(self, tool: str, arguments: Mapping[str, Any], principal: str, answers: Mapping[str, Any]) -> str:
         claims = {
@@ -84,16 +96,17 @@ class RequestStates:
             "ans": dict(answers),
         }
         body = _b64(json.dumps(claims, separators=(",", ":"), ensure_ascii=True).encode())
-        return f"{_PREFIX}{body}.{_b64(self._mac(body))}"
+        return f"{_PREFIX}{body}.{self._macs(_LABEL, body, (self._keys.current(),))[0]}"
 
     def open(self, token: object, tool: str, arguments: Mapping[str, Any], principal: str) -> dict[str, Any]:
         """The answers a state carries, after checking its signature, expiry and binding to this call."""
         if not isinstance(token, str) or not token.startswith(_PREFIX) or token.count(".") != 2:
             raise InvalidRequestState("tampered", token)
         body, _, mac = token[len(_PREFIX) :].partition(".")
+        if not self._verify(_LABEL, body, mac):  # a key that cannot be read raises SecretUnavailable (503)
+            raise InvalidRequestState("tampered", token)
         try:
-            genuine = hmac.compare_digest(_unb64(mac), self._mac(body))
-            claims = json.loads(_unb64(body)) if genuine else None
+            claims = json.loads(_unb64(body))
         except ValueError:
             raise InvalidRequestState("tampered", token) from None
         if not isinstance(claims, dict) or not isinstance(claims.get("ans"), dict):

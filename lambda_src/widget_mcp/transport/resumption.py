@@ -28,7 +28,7 @@ import secrets
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from widget_mcp.secrets import SecretUnavailable
 from widget_mcp.storage.documents import AlreadyExists, Document, DocumentStore, ItemOverBudget, VersionConflict
@@ -58,7 +58,13 @@ MAX_RESUMABLE_ID_LENGTH = 200  # of the id as JSON (`json.dumps`, ASCII): what t
 # The most a session keeps of what a client declared, as JSON; past it, the capabilities' names alone.
 _DECLARED_LIMIT = 1_024
 
-Sign = Callable[[str, str], str]
+
+class Signer(Protocol):
+    """The requestState key's HMAC (toolkit/request_state.py's RequestStates), for the tokens this module signs."""
+
+    def sign(self, label: str, text: str) -> str: ...
+
+    def verify(self, label: str, text: str, mac: str) -> bool: ...
 
 
 class TooManyRequests(ValueError):
@@ -142,19 +148,19 @@ def retry_ms(poll: int) -> int:
 
 
 class Streams:
-    """Sessions, event ids and the kept calls and answers. `sign(label, text)` is the requestState key's HMAC."""
+    """Sessions, event ids and the kept calls and answers, signed by `signer` (the requestState key's HMAC)."""
 
     def __init__(
         self,
         store: DocumentStore,
-        sign: Sign,
+        signer: Signer,
         *,
         ttl_seconds: int,
         work_seconds: int,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._store = store
-        self._sign = sign
+        self._signer = signer
         self._ttl = ttl_seconds
         self._work = work_seconds
         self._clock = clock
@@ -189,7 +195,7 @@ class Streams:
             return None
         body, _, mac = token.partition(".")
         try:
-            genuine = secrets.compare_digest(mac, self._sign(label, body))
+            genuine = self._signer.verify(label, body, mac)  # the MAC's one canonical spelling, current or previous key
         except SecretUnavailable as exc:
             logger.error("a signed session or event id cannot be checked: %s", exc)
             return None
@@ -197,7 +203,7 @@ class Streams:
 
     def _token(self, label: str, value: object) -> str:
         body = _b64(json.dumps(value, separators=(",", ":")).encode())
-        return f"{body}.{self._sign(label, body)}"
+        return f"{body}.{self._signer.sign(label, body)}"
 
     # --- event ids ---
 
