@@ -4,8 +4,9 @@ ordinary form measured in the same run.
 Each entry's steps are sent as JSON-RPC requests (`tools/call`, or the step's method) to the endpoint the Lambda
 handler and uvicorn serve (`McpEndpoint.handle`), on the in-memory store, one fresh service per run (an entry's
 `app` alone, in a session, when it names one). An entry's figure is the CPU time of its slowest request (what one
-request can cost the function), median of the runs. The baseline is the slowest request of the seed's flight form: `ask_question`, then a valid `submit_form`. Outcomes are checked as
-the tests check them, so a figure never belongs to a request that went wrong.
+request can cost the function), median of the runs. The baseline is the slowest request of the seed's flight
+form: `ask_question`, then a valid `submit_form`. Outcomes are checked as the tests check them, so a figure never
+belongs to a request that went wrong.
 """
 
 from __future__ import annotations
@@ -85,15 +86,17 @@ def measure(runs: int = 3) -> tuple[Timing, list[Timing]]:
 
 def report(baseline: Timing, timings: list[Timing]) -> list[str]:
     width = max(len(t.entry.name) for t in timings)
+    request = max(14, *(len(t.step) for t in timings))
     base = baseline.slowest_ms
     lines = [
         f"Hostile inputs (tests/hostile/): CPU time of each entry's slowest request, median of the runs; "
         f"baseline = the seed's flight form, {base:.1f} ms ({baseline.step}).",
-        f"  {'entry':<{width}}  {'request':<14}  {'outcome':<17}  {'CPU ms':>8}  {'× baseline':>10}",
+        f"  {'entry':<{width}}  {'request':<{request}}  {'outcome':<17}  {'CPU ms':>8}  {'× baseline':>10}",
     ]
     for t in sorted(timings, key=lambda t: -t.slowest_ms):
         ratio = t.slowest_ms / base if base else float("nan")
-        lines.append(f"  {t.entry.name:<{width}}  {t.step:<14}  {t.outcome:<17}  {t.slowest_ms:>8.1f}  {ratio:>9.1f}×")
+        cells = f"{t.entry.name:<{width}}  {t.step:<{request}}  {t.outcome:<17}  {t.slowest_ms:>8.1f}"
+        lines.append(f"  {cells}  {ratio:>9.1f}×")
     worst = max(timings, key=lambda t: t.slowest_ms)
     verdict = "met" if worst.slowest_ms <= CPU_LIMIT_MS else "MISSED"
     lines.append(
