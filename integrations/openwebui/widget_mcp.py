@@ -324,7 +324,7 @@ class Pipe:
             catalog = {t["name"]: t for t in await _list_tools_async(valves.MCP_URL)}
         except (McpFailure, httpx.HTTPError) as exc:
             failure = exc if isinstance(exc, McpFailure) else _transport_failure(exc, valves.MCP_URL)
-            return failure.sentence
+            return _escaped(failure.sentence)  # the message is markdown, and the sentence may quote the server
         offered = [_function_spec(t) for t in catalog.values() if _offered_to_model(t)]
         messages: list[dict[str, Any]] = [dict(m) for m in body.get("messages") or []]
         steps: list[str] = []
@@ -397,11 +397,17 @@ def _function_spec(tool: dict[str, Any]) -> dict[str, Any]:
     return {"type": "function", "function": {"name": tool["name"], "description": description, "parameters": schema}}
 
 
+# Markdown's marks (links, images, code, tables, emphasis), and what GFM links by itself: a URL's `:` (http, https,
+# ftp, mailto), every `.` (a `www.` host) and `@` (an email). Escaped, each still reads as itself.
+_MARKS = re.compile(r"([\\`*_\[\]|~:.@])")
+
+
 def _escaped(text: str) -> str:
     """Text that stays text in Open WebUI's markdown: on one line, HTML escaped (it cannot open or close an
-    element, the steps block included), and the marks of markdown's links, images, code, tables and bold escaped."""
+    element, the steps block included, nor make a `<...>` autolink), markdown's marks escaped, and nothing a GFM
+    renderer would turn into a link (bare URLs, `www.` hosts, emails)."""
     flat = " ".join(text.split())
-    return re.sub(r"([\\`*\[\]|~])", r"\\\1", html.escape(flat, quote=True))
+    return _MARKS.sub(r"\\\1", html.escape(flat, quote=True))
 
 
 def _step_preview(outcome: Outcome) -> str:

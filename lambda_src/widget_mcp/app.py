@@ -23,6 +23,7 @@ from widget_mcp.transport.call_events import LiveStream, accepts_event_stream, s
 from widget_mcp.transport.cross_origin import HostChecked
 from widget_mcp.transport.endpoint import McpEndpoint
 from widget_mcp.transport.guards import HostAllowlist
+from widget_mcp.transport.header_lines import header_lines
 from widget_mcp.transport.replies import HttpReply
 
 MCP_METHODS = ["POST", "GET", "DELETE", "PUT", "PATCH", "HEAD", "OPTIONS"]
@@ -56,7 +57,8 @@ class McpAsgi:
                 return b"".join(chunks)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        # The raw lines: the endpoint refuses a routing header sent twice (header_lines.py).
+        headers = header_lines((k.decode("latin-1"), v.decode("latin-1")) for k, v in scope["headers"])
         method = scope["method"]
         try:
             body = await self._read_body(scope, receive) if method == "POST" else b""

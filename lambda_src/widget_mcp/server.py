@@ -43,6 +43,7 @@ from widget_mcp.toolkit.errors import CatalogError
 from widget_mcp.toolkit.inputs import ProtocolRefusal
 from widget_mcp.toolkit.limits import CallLimiter
 from widget_mcp.toolkit.request_state import RequestStates
+from widget_mcp.toolkit.resources import UriTooLong, check_uri_length
 from widget_mcp.toolkit.runtime import CallObserver, TemplateSettings, ToolRuntime
 from widget_mcp.toolkit.tasks import TaskLauncher
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook
@@ -138,6 +139,8 @@ def _catalog_error(exc: CatalogError, protocol_version: str) -> MCPError:
         # 2026-07-28 (SEP-2164) answers an unknown resource with Invalid Params; earlier revisions with -32002.
         code = INVALID_PARAMS if protocol_version in MODERN_PROTOCOL_VERSIONS else RESOURCE_NOT_FOUND
         return MCPError(code=code, message=exc.message, data={"uri": exc.subject})
+    if isinstance(exc, UriTooLong):
+        return MCPError(code=INVALID_PARAMS, message=exc.message, data={"uri": exc.subject})  # its first 200
     return MCPError(code=INVALID_PARAMS, message=exc.message)
 
 
@@ -276,10 +279,17 @@ def build_server(
             raise MCPError(code=INVALID_PARAMS, message=f"No changes of {uri} are notified here", data={"uri": uri})
         return info.session_id, info
 
+    def checked_uri(ctx: ServerRequestContext[Any], uri: str) -> str:
+        """`uri`, or Invalid Params past MAX_URI_LENGTH: before anything reads it (a template's matching included)."""
+        try:
+            return check_uri_length(uri)
+        except CatalogError as exc:
+            raise _catalog_error(exc, ctx.protocol_version) from None
+
     async def subscribe(ctx: ServerRequestContext[Any], params: SubscribeRequestParams) -> dict[str, Any]:
         assert subscriptions is not None
         admitted(ctx)
-        uri = str(params.uri)
+        uri = checked_uri(ctx, str(params.uri))
         try:
             session, info = session_of(ctx, uri)
             owner = Caller(info.subject, info.host_subject).owner
@@ -292,7 +302,7 @@ def build_server(
     async def unsubscribe(ctx: ServerRequestContext[Any], params: UnsubscribeRequestParams) -> dict[str, Any]:
         assert subscriptions is not None
         admitted(ctx)
-        uri = str(params.uri)
+        uri = checked_uri(ctx, str(params.uri))
         await anyio.to_thread.run_sync(subscriptions.unsubscribe, session_of(ctx, uri)[0], uri)
         return {}
 

@@ -5,7 +5,18 @@ form or game stays as it was). How long each takes is measured by `python -m ben
 from __future__ import annotations
 
 import pytest
-from hostile_corpus import Entry, call, load, names, outcome_of, read_reply, request_body
+from hostile_corpus import (
+    Entry,
+    call,
+    client_for,
+    endpoint_for,
+    load,
+    names,
+    outcome_of,
+    read_reply,
+    request,
+    request_body,
+)
 from mcp import Client
 from tool_results import error_of
 from widget_mcp.server import build_server
@@ -13,8 +24,6 @@ from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import Document
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.wiring import build_core
-
-HEADERS = {"host": "127.0.0.1:8000", "content-type": "application/json", "accept": "application/json"}
 
 
 class CountingStore(InMemoryDocumentStore):
@@ -42,11 +51,18 @@ async def test_each_hostile_input_through_the_mcp_client_gets_its_outcome_and_a_
     settings: Settings, entry: Entry
 ) -> None:
     store = CountingStore()
-    client = Client(build_server(build_core(settings, store=store).runtime), mode="legacy")
+    client = client_for(entry, settings, store)
     ids: dict[str, str] = {}
     async with client:
         for step in entry.steps:
             before = store.writes
+            if step.method != "tools/call":
+                outcome, message = await request(client, step)
+
+                assert outcome == step.expected("client"), (entry.name, step.tool, message)
+                assert outcome == "ok" or message, entry.name
+                assert outcome == "ok" or store.writes == before, f"{entry.name}: a refused {step.tool} wrote"
+                continue
             result = await call(client, step, ids)
 
             assert outcome_of(result) == step.expected("client"), (entry.name, step.tool, result.content)
@@ -60,11 +76,11 @@ async def test_each_hostile_input_through_the_http_endpoint_gets_its_outcome_and
     settings: Settings, entry: Entry
 ) -> None:
     store = CountingStore()
-    endpoint = build_core(settings, store=store).endpoint
+    endpoint, headers = await endpoint_for(entry, settings, store)
     ids: dict[str, str] = {}
     for step in entry.steps:
         before = store.writes
-        reply = await endpoint.handle("POST", HEADERS, request_body(step, ids))
+        reply = await endpoint.handle("POST", headers, request_body(step, ids))
         outcome, message = read_reply(step, reply.status, reply.body, ids)
 
         assert reply.status < 500, (entry.name, step.tool, reply.body[:300])

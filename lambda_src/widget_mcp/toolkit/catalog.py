@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from widget_mcp.toolkit.errors import CatalogError, DeclarationError
 from widget_mcp.toolkit.prompts import Completer, completion
-from widget_mcp.toolkit.resources import FIXED_TTL_MS, TEMPLATE_TTL_MS
+from widget_mcp.toolkit.resources import FIXED_TTL_MS, MAX_URI_LENGTH, TEMPLATE_TTL_MS, check_uri_length
 
 if TYPE_CHECKING:
     from widget_mcp.toolkit.call import PromptCall
@@ -59,7 +59,10 @@ class Catalog:
         )
 
     def subscribable(self, uri: str) -> bool:
-        """Whether clients may subscribe to `uri`: a subscribable resource's, or one a subscribable template names."""
+        """Whether clients may subscribe to `uri`: a subscribable resource's, or one a subscribable template names
+        (never one past MAX_URI_LENGTH)."""
+        if len(uri) > MAX_URI_LENGTH:
+            return False
         resource = self.resources.get(uri)
         if resource is not None:
             return resource.subscribable
@@ -75,8 +78,9 @@ class Catalog:
         return await prompt.get(arguments, call)
 
     async def read(self, uri: str) -> dict[str, Any]:
-        """The `resources/read` result, with its caching hint; CatalogError `not_found` when nothing is there."""
-        resource = self.resources.get(uri)
+        """The `resources/read` result, with its caching hint; CatalogError `not_found` when nothing is there,
+        `invalid_params` (UriTooLong) past MAX_URI_LENGTH."""
+        resource = self.resources.get(check_uri_length(uri))
         if resource is not None:
             contents, scope = await resource.read(), "public"
             ttl = TEMPLATE_TTL_MS if resource.subscribable else FIXED_TTL_MS

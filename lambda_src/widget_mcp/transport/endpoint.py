@@ -33,7 +33,6 @@ from mcp.shared.inbound import (
     InboundLadderRejection,
     classify_inbound_request,
     decode_header_value,
-    find_duplicated_routing_header,
     validate_mcp_param_headers,
 )
 from mcp.shared.message import ServerMessageMetadata
@@ -76,6 +75,7 @@ from widget_mcp.transport.guards import (
     media_type,
     too_deep,
 )
+from widget_mcp.transport.header_lines import repeated_routing_header
 from widget_mcp.transport.host_identity import OPAQUE_ORIGIN, HostIdentity, HostRefusal
 from widget_mcp.transport.inline_call import Suspended, run_inline
 from widget_mcp.transport.replies import JSON_HEADERS, HttpReply, Pending, accepted, error_body
@@ -396,6 +396,9 @@ class McpEndpoint:
             return _transport_error(400, PARSE_ERROR, "Parse error: a string holds a lone UTF-16 surrogate")
         if (body.count(b"[") + body.count(b"{") > self._max_depth) and too_deep(decoded, self._max_depth):
             return _transport_error(400, INVALID_REQUEST, f"JSON nests deeper than {self._max_depth} levels")
+        repeated = repeated_routing_header(headers, decoded)
+        if repeated is not None:
+            return repeated
         header_version = headers.get("mcp-protocol-version")
         if header_version is not None and header_version not in SUPPORTED_PROTOCOL_VERSIONS:
             return _unsupported_version(decoded, header_version)
@@ -541,11 +544,6 @@ class McpEndpoint:
             )
         )
         if modern:
-            duplicated = find_duplicated_routing_header(headers.items())
-            if duplicated is not None:
-                return self._reply_error(
-                    rid, HEADER_MISMATCH, f"{duplicated} header appears more than once", None, True
-                )
             verdict = classify_inbound_request(message, headers=headers)
             if isinstance(verdict, InboundLadderRejection):
                 return self._reply_error(rid, verdict.code, verdict.message, verdict.data, True)

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from widget_mcp.transport.header_lines import HeaderLines, header_lines, joined_header_lines
 from widget_mcp.transport.replies import HttpReply
 
 
@@ -36,8 +37,10 @@ def _object(value: Any, what: str) -> Mapping[str, Any]:
     return value
 
 
-def _headers(event: Mapping[str, Any]) -> dict[str, str]:
-    headers = {str(k).lower(): str(v) for k, v in _object(event.get("headers"), "headers").items()}
+def _headers(event: Mapping[str, Any]) -> HeaderLines:
+    """v2 joins a repeated header's values with commas; v1 lists them in multiValueHeaders (header_lines.py)."""
+    single = {str(k): str(v) for k, v in _object(event.get("headers"), "headers").items()}
+    headers = joined_header_lines(single) if event.get("version") == "2.0" else header_lines(single.items())
     for name, values in _object(event.get("multiValueHeaders"), "multiValueHeaders").items():
         if values is None:
             continue
@@ -45,6 +48,8 @@ def _headers(event: Mapping[str, Any]) -> dict[str, str]:
             raise EventError("the event's multiValueHeaders are not lists")
         if values:
             headers[str(name).lower()] = ",".join(str(v) for v in values)
+        if len(values) > 1:
+            headers.saw_repeated(str(name).lower())
     return headers
 
 

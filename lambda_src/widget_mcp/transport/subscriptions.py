@@ -38,6 +38,7 @@ from widget_mcp.storage.documents import (
     StoreError,
     VersionConflict,
 )
+from widget_mcp.toolkit.resources import MAX_URI_LENGTH
 
 logger = logging.getLogger(__name__)
 
@@ -52,8 +53,7 @@ MAX_SUBSCRIBES_PER_DAY = 200
 # resource's partition holds at most this many items (about 100 bytes each, the URI not among them), all read by one
 # query, whose page holds 1 MB.
 _SUBSCRIBERS_READ = MAX_SUBSCRIBES_PER_DAY * 6
-# The longest URI one may subscribe to (a change item carries it).
-MAX_URI_LENGTH = 2_048
+# MAX_URI_LENGTH (toolkit/resources.py) bounds the URI one may subscribe to (a change item carries it).
 SUBSCRIPTION_SECONDS = 86_400
 CHANGE_SECONDS = 3_600
 # How long after its stamp a change is first reported: more than a write takes to land, and than instances' clocks
