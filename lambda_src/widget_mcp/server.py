@@ -48,7 +48,7 @@ from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook
 from widget_mcp.toolkit.widgets import APP_MIME_TYPE
 from widget_mcp.transport.endpoint import Caller, RequestInfo
 from widget_mcp.transport.resumption import SuspendCall
-from widget_mcp.transport.subscriptions import SubscriptionRefused, Subscriptions
+from widget_mcp.transport.subscriptions import MAX_URI_LENGTH, SubscriptionRefused, Subscriptions, check_uri
 from widget_mcp.wire_extras import WireExtras
 
 logger = logging.getLogger(__name__)
@@ -269,6 +269,7 @@ def build_server(
         assert subscriptions is not None
         uri = str(params.uri)
         try:
+            check_uri(uri)  # before any template is matched against it
             session, info = session_of(ctx, uri)
             owner = Caller(info.subject, info.host_subject).owner
             await anyio.to_thread.run_sync(subscriptions.subscribe, session, uri, caller_of(ctx, info), owner)
@@ -279,7 +280,11 @@ def build_server(
     async def unsubscribe(ctx: ServerRequestContext[Any], params: UnsubscribeRequestParams) -> dict[str, Any]:
         assert subscriptions is not None
         uri = str(params.uri)
-        await anyio.to_thread.run_sync(subscriptions.unsubscribe, session_of(ctx, uri)[0], uri)
+        if len(uri) > MAX_URI_LENGTH:
+            return {}  # no one could have subscribed to it
+        session, info = session_of(ctx, uri)
+        owner = Caller(info.subject, info.host_subject).owner
+        await anyio.to_thread.run_sync(subscriptions.unsubscribe, session, uri, owner)
         return {}
 
     # Prompts and completion are offered (and so advertised) only when an app declares some.
