@@ -1,6 +1,6 @@
 """What resource subscriptions cost the state table, counted as the DynamoDB requests real boto3 sends (moto): a
-change is one read and one write however many sessions follow the resource, a poll one query and one read per
-resource followed, a subscribe one read and one write, a refused one no write."""
+change is one read and one write however many sessions follow the resource, a poll one query and one batch read of
+the resources it follows, a subscribe one read and one write, a refused one no write."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def test_one_change_is_one_read_and_one_write_however_many_sessions_follow_the_r
     assert subs.changes("session-199", None, 0)[0] == [OSLO]
 
 
-def test_a_poll_is_one_query_and_one_read_per_resource_the_session_follows(
+def test_a_poll_is_one_query_and_one_batch_read_of_the_resources_the_session_follows(
     subs: Subscriptions, log: CallLog, clock: Clock
 ) -> None:
     uris = [f"trip://departures/city{n}" for n in range(MAX_SUBSCRIPTIONS_PER_CALLER)]
@@ -95,10 +95,14 @@ def test_a_poll_is_one_query_and_one_read_per_resource_the_session_follows(
     log.clear()
     told, _ = subs.changes("busy", None, 0)
     assert sorted(told) == sorted(uris)
-    assert names(log) == ["Query"] + ["GetItem"] * MAX_SUBSCRIPTIONS_PER_CALLER
+    assert names(log) == ["Query", "BatchGetItem"]
+    assert len(log.calls[1][1]["RequestItems"][TABLE]["Keys"]) == MAX_SUBSCRIPTIONS_PER_CALLER
     log.clear()
     assert subs.changes("quiet", None, 0)[0] == [OSLO]
-    assert names(log) == ["Query", "GetItem"]
+    assert names(log) == ["Query", "BatchGetItem"]
+    log.clear()
+    assert subs.changes("nobody", None, 0)[0] == []
+    assert names(log) == ["Query"]
 
 
 def test_a_subscribe_and_a_renewal_are_one_read_and_one_write_and_a_refused_one_writes_nothing(
