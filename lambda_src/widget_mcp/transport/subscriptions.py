@@ -7,18 +7,19 @@ A client subscribes to a resource an app declared `subscribable`; a tool that ch
 one and ends, so no connection stays open on Lambda.
 
 Items: `follows/<session>[/<verified caller digest>]` holds the session's subscriptions (`<session>.<uri digest>`,
-about 150 bytes, no URI: a poll reads them all in one query); `changed/<uri digest>` one item per resource, its URI
+about 250 bytes, no URI: a poll reads them all in one query); `changed/<uri digest>` one item per resource, its URI
 and the stamps of its latest changes (a resource that changed twice before the next poll is reported once, as the
 spec allows: the client reads the resource anew either way). A subscription lasts a day (subscribe again to keep
 it), a change item an hour after the last change.
 
-Costs (strongly consistent reads; items under 1 KB but a change item, under 3 KB with its URI):
-- subscribe: 1 read, then 1 write (a new one: 1 ledger read and a 2-item transaction, its place in the caller's
-  quota); a refused one writes nothing.
-- a change (`resource_updated`): 1 read and 1 write, however many sessions follow the resource.
+Costs (strongly consistent reads; items under 1 KB but a change item, ≤ 2.3 KB with its URI, and a caller's ledger,
+≤ 4 KB; on-demand us-east-1, $0.625 per million write units and $0.125 per million read units):
+- subscribe: 1 read, then 1 write unit, $0.75 a million (a new one: 1 ledger read and a 2-item transaction of at
+  most 10 units, its place in the caller's quota, $6.5 a million); a refused one writes nothing.
+- a change (`resource_updated`): 1 read and 1 write (3 units), $2 a million, however many sessions follow it.
 - a poll: 1 query of the session's subscriptions (at most FOLLOWS_READ items of ~250 bytes, at most 16 read units),
   then 1 batch read of the change items of the resources it follows (at most MAX_SUBSCRIPTIONS_PER_CALLER, a unit
-  each, one round trip): at most 80 read units, 2 with one subscription.
+  each, one round trip): at most 80 read units ($10 a million), 2 with one subscription ($0.25 a million).
 
 Bounds: a caller (its identity, or its address without one) holds at most MAX_SUBSCRIPTIONS_PER_CALLER places, an
 unsubscribed one until the day it was kept for ends. A resource has no bound of its own: its subscribers cost its
@@ -63,12 +64,12 @@ CHANGE_SECONDS = 3_600
 # differ.
 DELIVERY_LAG_MS = 2_000
 # A change item keeps the newest stamp of each of its last STAMPS_KEPT slices: together they span
-# (STAMPS_KEPT - 1) x STAMP_SLICE_MS = 4.5 s, more than the lag plus the clocks' skew (under 2 s each).
+# (STAMPS_KEPT - 1) x STAMP_SLICE_MS = 4.5 s, more than the lag (2 s) plus the clocks' skew (under 2 s).
 STAMP_SLICE_MS = DELIVERY_LAG_MS // 4
 STAMPS_KEPT = 10
 # A session's subscriptions, live and lapsed (until DynamoDB's TTL takes them, within about two days): a caller
 # makes at most MAX_SUBSCRIPTIONS_PER_CALLER new places a day, so a session's partition holds about four days' worth
-# at most; one query of ~150-byte items reads them.
+# at most; one query of ~250-byte items reads them.
 FOLLOWS_READ = MAX_SUBSCRIPTIONS_PER_CALLER * 4
 # Attempts at a change item other changes of the same resource keep landing on first.
 _CHANGE_ATTEMPTS = 4
