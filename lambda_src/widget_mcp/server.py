@@ -303,7 +303,9 @@ def build_server(
         assert subscriptions is not None
         admitted(ctx)
         uri = checked_uri(ctx, str(params.uri))
-        await anyio.to_thread.run_sync(subscriptions.unsubscribe, session_of(ctx, uri)[0], uri)
+        session, info = session_of(ctx, uri)
+        owner = Caller(info.subject, info.host_subject).owner
+        await anyio.to_thread.run_sync(subscriptions.unsubscribe, session, uri, owner)
         return {}
 
     # Prompts and completion are offered (and so advertised) only when an app declares some.

@@ -20,6 +20,7 @@ from storage_faults import FaultInjector, before
 from widget_mcp.storage.documents import (
     COUNT_SLACK_SECONDS,
     ENDED_COUNT_SECONDS,
+    GET_MANY_KEYS,
     AlreadyExists,
     Document,
     DocumentStore,
@@ -139,6 +140,53 @@ def test_newest_lists_an_owners_documents_of_one_kind_newest_first(store: Docume
         store.create("o", doc(doc_id))
     store.create("o", Document("form", "f1", {}, 1, 1, 1, 1))
     assert [d.doc_id for d in store.newest("o", "game", 2)] == [ids[2], ids[1]]
+
+
+def test_get_many_reads_each_key_in_its_order_and_none_for_a_missing_one(store: DocumentStore) -> None:
+    store.create("o", doc("g1"))
+    store.create("p", doc("g2", body={"moves": "e4"}))
+    keys = [("p", "game", "g2"), ("o", "game", "missing"), ("o", "game", "g1"), ("p", "game", "g2")]
+    assert store.get_many(keys) == [store.get(*key) for key in keys]
+    assert [d.doc_id if d else None for d in store.get_many(keys)] == ["g2", None, "g1", "g2"]
+    assert store.get_many([]) == []
+
+
+def test_a_dynamodb_get_many_is_one_strongly_consistent_batch_get_per_hundred_keys(dynamodb_client: Any) -> None:
+    store = DynamoDbDocumentStore(dynamodb_client, TABLE)
+    for number in range(GET_MANY_KEYS + 1):
+        store.create("o", doc(f"g{number}"))
+    log = CallLog(dynamodb_client)
+    read = store.get_many([("o", "game", f"g{number}") for number in range(GET_MANY_KEYS + 1)])
+    assert [d.doc_id if d else None for d in read] == [f"g{number}" for number in range(GET_MANY_KEYS + 1)]
+    assert [name for name, _ in log.calls] == ["BatchGetItem", "BatchGetItem"]
+    assert [len(params["RequestItems"][TABLE]["Keys"]) for _, params in log.calls] == [GET_MANY_KEYS, 1]
+    assert all(params["RequestItems"][TABLE]["ConsistentRead"] is True for _, params in log.calls)
+
+
+class LeavesKeysUnprocessed:
+    """A DynamoDB client whose first `times` BatchGetItems process none of their keys, as a throttled table may."""
+
+    def __init__(self, client: Any, times: int) -> None:
+        self._client, self.times = client, times
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._client, name)
+
+    def batch_get_item(self, **params: Any) -> dict[str, Any]:
+        if self.times:
+            self.times -= 1
+            return {"Responses": {TABLE: []}, "UnprocessedKeys": params["RequestItems"]}
+        result: dict[str, Any] = self._client.batch_get_item(**params)
+        return result
+
+
+def test_a_dynamodb_get_many_asks_again_for_unprocessed_keys_then_is_unavailable(dynamodb_client: Any) -> None:
+    DynamoDbDocumentStore(dynamodb_client, TABLE).create("o", doc("g1"))
+    once = DynamoDbDocumentStore(LeavesKeysUnprocessed(dynamodb_client, 1), TABLE, sleep=lambda _: None)  # type: ignore[arg-type]
+    assert [d.doc_id if d else None for d in once.get_many([("o", "game", "g1")])] == ["g1"]
+    always = DynamoDbDocumentStore(LeavesKeysUnprocessed(dynamodb_client, 99), TABLE, sleep=lambda _: None)  # type: ignore[arg-type]
+    with pytest.raises(StoreUnavailable):
+        always.get_many([("o", "game", "g1")])
 
 
 def test_time_ordered_ids_sort_by_creation_time() -> None:

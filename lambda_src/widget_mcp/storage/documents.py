@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -84,6 +85,8 @@ COUNT_SLACK_SECONDS = 86_400
 # would let one caller keep as much as its request rate allows (a form asked and answered every second, 64 KiB each,
 # ~40 GB a week); held an hour, a caller keeps at most its quota's worth of documents an hour.
 ENDED_COUNT_SECONDS = 3_600
+# The most keys one `get_many` round trip reads (DynamoDB's BatchGetItem takes 100).
+GET_MANY_KEYS = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +154,11 @@ class DocumentStore(Protocol):
         moves the document's count in its holder's ledger in the same transaction, and a document `released_from` a
         holder has its entry in that holder's ledger cut to an hour in the same transaction (both conditional: the
         place is given back if and only if the document's write lands)."""
+        ...
+
+    def get_many(self, keys: Sequence[tuple[str, str, str]]) -> list[Document | None]:
+        """Strongly consistent reads of (owner, kind, doc_id) keys, in one round trip per GET_MANY_KEYS of them:
+        each document or None, in the keys' order. A read unit per item, as many `get`s would cost."""
         ...
 
     def newest(self, owner: str, kind: str, limit: int) -> list[Document]:

@@ -1,4 +1,5 @@
-"""DynamoDB adapter for the DocumentStore port: one GetItem per read, one conditional PutItem per write.
+"""DynamoDB adapter for the DocumentStore port: one GetItem per read (one BatchGetItem per 100 of a `get_many`), one
+conditional PutItem per write.
 
 A document counted against a quota is created with a read of its holder's ledger and one TransactWriteItems (the
 document and the ledger, both conditional); a replace that moves its count does the same, at most once per
@@ -15,12 +16,13 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError, ConnectionClosedError, ReadTimeoutError
 
 from widget_mcp.storage.documents import (
+    GET_MANY_KEYS,
     AlreadyExists,
     Document,
     ItemOverBudget,
@@ -33,6 +35,7 @@ from widget_mcp.storage.items import (
     DYNAMODB_ITEM_LIMIT,
     counter_key,
     doc_key,
+    doc_sk,
     from_item,
     item_size,
     ledger_entries,
@@ -131,6 +134,38 @@ class DynamoDbDocumentStore:
         self._consumed("GetItem", response)
         item = response.get("Item")
         return None if item is None else from_item(kind, item)
+
+    def get_many(self, keys: Sequence[tuple[str, str, str]]) -> list[Document | None]:
+        found: dict[tuple[str, str, str], Document] = {}
+        unique = list(dict.fromkeys(keys))  # BatchGetItem refuses a key asked twice
+        for start in range(0, len(unique), GET_MANY_KEYS):
+            found |= self._batch_get(unique[start : start + GET_MANY_KEYS])
+        return [found.get(key) for key in keys]
+
+    def _batch_get(self, keys: list[tuple[str, str, str]]) -> dict[tuple[str, str, str], Document]:
+        """One BatchGetItem, and again for the keys DynamoDB left unprocessed (throttled), a few times at most."""
+        by_key = {(user_pk(owner), doc_sk(kind, doc_id)): (owner, kind, doc_id) for owner, kind, doc_id in keys}
+        wanted: list[dict[str, Any]] = [doc_key(*key) for key in keys]
+        found: dict[tuple[str, str, str], Document] = {}
+        for attempt in range(MAX_ATTEMPTS):
+            if attempt:
+                self._sleep(ledger_backoff(attempt))
+            try:
+                response = self.client.batch_get_item(
+                    RequestItems={self._table: {"Keys": wanted, "ConsistentRead": True}},
+                    ReturnConsumedCapacity="TOTAL",
+                )
+            except (ClientError, BotoCoreError) as exc:
+                raise _unavailable("reading documents", exc) from exc
+            self._consumed("BatchGetItem", response)
+            for item in response.get("Responses", {}).get(self._table, []):
+                owner, kind, doc_id = by_key[(item[PARTITION_KEY]["S"], item[SORT_KEY]["S"])]
+                found[(owner, kind, doc_id)] = from_item(kind, item)
+            unprocessed: Any = response.get("UnprocessedKeys") or {}
+            wanted = list(unprocessed.get(self._table, {}).get("Keys", []))
+            if not wanted:
+                return found
+        raise StoreUnavailable(f"reading documents: {len(wanted)} keys left unprocessed {MAX_ATTEMPTS} times")
 
     def _item_within_budget(self, owner: str, doc: Document) -> dict[str, Any]:
         item = to_item(owner, doc)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from widget_mcp.storage.documents import AlreadyExists, Document, ItemOverBudget, VersionConflict
 from widget_mcp.storage.items import DYNAMODB_ITEM_LIMIT, item_size, to_item
@@ -63,6 +63,11 @@ class InMemoryDocumentStore:
                 ledger = self._ledgers.get(ledger_key, Ledger(doc.quota_holder, doc.kind))
                 self._ledgers[ledger_key] = ledger.recount(doc.doc_id, doc.counted_until, int(self._clock()))
             self._items[key] = copy.deepcopy(doc)
+
+    def get_many(self, keys: Sequence[tuple[str, str, str]]) -> list[Document | None]:
+        with self._lock:
+            docs = [self._items.get(key) for key in keys]
+        return copy.deepcopy(docs)
 
     def newest(self, owner: str, kind: str, limit: int) -> list[Document]:
         with self._lock:

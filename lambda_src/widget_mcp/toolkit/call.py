@@ -58,9 +58,10 @@ class _Source:
 
 
 class ResourceChanges(Protocol):
-    """Where `ToolCall.resource_updated` goes: the sessions subscribed to a resource (transport/subscriptions.py)."""
+    """Where `ToolCall.resource_updated` goes: the resource's change item, which its subscribers' streams read
+    (transport/subscriptions.py)."""
 
-    def updated(self, uri: str) -> int: ...
+    def updated(self, uri: str) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -221,8 +222,8 @@ class ToolCall(Asking):
 
     def resource_updated(self, uri: str) -> None:
         """Say that the resource at `uri` (one an app declared `subscribable`) changed: every session subscribed to
-        it gets `notifications/resources/updated` on its stream, and reads it anew. Without subscribers (or without
-        RESUMABLE_STREAMS, which subscriptions need) nothing is sent. Call it after the change is stored."""
+        it gets `notifications/resources/updated` on its stream, and reads it anew. One read and one write, however many
+        follow it; without RESUMABLE_STREAMS (which subscriptions need) none. Call it after the change is stored."""
         if self.changes is not None:
             self.changes.updated(uri)
 
