@@ -204,7 +204,8 @@ def build_server(
         except ProtocolRefusal as refusal:
             raise MCPError(code=refusal.code, message=refusal.message, data=refusal.data) from None
         if client.resumable_stream and result.get("resultType") == "input_required":
-            raise SuspendCall(result)  # the endpoint sends the requests on the call's stream
+            # The endpoint sends the requests on the call's stream, and keeps the call against its caller's quota.
+            raise SuspendCall(result, request_caller(ctx, trust_hints=trust_hints))
         result.setdefault("resultType", COMPLETE)
         return result
 

@@ -155,6 +155,7 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
         trusted_proxy_hops=settings.trusted_proxy_hops,
         streams=streams,
         subscriptions=subscriptions,
+        limiter=limiter,
     )
     warm_ups = tuple(b.warm_up for b in books if b.warm_up is not None and b.warm_up[0] in runtime.tools)
     return Core(settings, obs, runtime, endpoint, store, sign_in, calls, warm_ups, tasks, task_invoker)

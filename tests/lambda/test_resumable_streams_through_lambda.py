@@ -174,7 +174,7 @@ def test_a_call_that_asks_ends_its_stream_and_resumes_with_get_once_answered_thr
     assert found["result"]["structuredContent"]["data"] == ANSWER
 
 
-def test_a_waiting_poll_reads_the_table_at_most_twice_and_writes_nothing_and_an_answer_once_each(
+def test_a_waiting_poll_reads_the_table_at_most_twice_and_writes_nothing_and_an_answer_is_counted_then_kept(
     resumable: Handler, table_calls: CallLog
 ) -> None:
     client = Client(resumable)
@@ -190,7 +190,8 @@ def test_a_waiting_poll_reads_the_table_at_most_twice_and_writes_nothing_and_an_
     table_calls.clear()
     answer = {"jsonrpc": "2.0", "id": json.loads(request_event.data)["id"], "result": {"action": "decline"}}
     assert client.post(answer)["statusCode"] == 202
-    assert [name for name, _ in table_calls.calls] == ["GetItem", "PutItem"]  # the kept call, then the answer
+    # The caller's rate limit first, then the kept call, then the answer.
+    assert [name for name, _ in table_calls.calls] == ["UpdateItem", "GetItem", "PutItem"]
 
     table_calls.clear()
     forged = _get(resumable, {"last-event-id": f"{waiting.id}x", "mcp-session-id": client.session or ""})

@@ -52,8 +52,9 @@ from pydantic import ValidationError
 
 from widget_mcp.auth.gate import Refused, SignInGate
 from widget_mcp.secrets import SecretUnavailable
-from widget_mcp.storage.documents import ItemOverBudget, StoreError
-from widget_mcp.toolkit.errors import TooLarge
+from widget_mcp.storage.documents import ItemOverBudget, QuotaFull, StoreError
+from widget_mcp.toolkit.errors import QuotaExceeded, TooLarge
+from widget_mcp.toolkit.limits import CallLimiter
 from widget_mcp.toolkit.results import error_wire
 from widget_mcp.transport.answer_cache import AnswerCache, Key, encode, reply_body
 from widget_mcp.transport.call_events import (
@@ -249,6 +250,7 @@ class McpEndpoint:
         trusted_proxy_hops: int = 0,
         streams: Streams | None = None,
         subscriptions: Subscriptions | None = None,
+        limiter: CallLimiter | None = None,
     ) -> None:
         """`answer_cache`: answer the read-only methods from the server's earlier answers (answer_cache.py); the
         server's answers to them must then stay the same while the process lives. `fixed_resource(uri)`: whether
@@ -267,7 +269,13 @@ class McpEndpoint:
         issued is then served; every other GET is 405 either way. `subscriptions` (with `streams`): a session's
         standalone stream, GET with its `Mcp-Session-Id`, delivers the changes of the resources it subscribed to."""
         self._streams = streams
-        self._gets = StreamGets(streams, subscriptions, self._identify, self._request) if streams is not None else None
+        self._gets = (
+            StreamGets(
+                streams, subscriptions, self._identify, self._request, limiter=limiter, proxy_hops=trusted_proxy_hops
+            )
+            if streams is not None
+            else None
+        )
         # A browser client resumes a stream with GET (and headers that need a preflight).
         self._preflight = (
             CorsPolicy.preflight_headers("GET, POST, OPTIONS") if streams else CorsPolicy.PREFLIGHT_HEADERS
@@ -421,13 +429,15 @@ class McpEndpoint:
         if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
             return _transport_error(400, INVALID_REQUEST, "Invalid Request: expected a JSON-RPC 2.0 object")
         if "method" not in message:
-            return self._client_response(message, headers)
+            return self._client_response(message, headers, peer)
         if "id" not in message:
             # A notification: nothing to act on in a stateless exchange, and it gets no JSON-RPC reply.
             return None
         return self._request(message, headers, http_request_id, peer, batched=batched, live=live)
 
-    def _client_response(self, message: dict[str, Any], headers: Mapping[str, str]) -> HttpReply | Pending | None:
+    def _client_response(
+        self, message: dict[str, Any], headers: Mapping[str, str], peer: str | None
+    ) -> HttpReply | Pending | None:
         """A message without a method: a client's response to a request of the server's, if well formed."""
         has_result, has_error = "result" in message, "error" in message
         if not (has_result or has_error):
@@ -451,7 +461,7 @@ class McpEndpoint:
         # Up to 2025-11-25 a client may POST its responses, and they get 202. Only a kept call's requests await
         # one (resumption.py); any other is accepted and dropped.
         if self._gets is not None and isinstance(rid, str):
-            return self._gets.keep_answer(message, headers)
+            return self._gets.keep_answer(message, headers, peer)
         return None
 
     def _batch(
@@ -474,6 +484,9 @@ class McpEndpoint:
             return _transport_error(
                 400, INVALID_REQUEST, f"Invalid Request: a batch may hold at most {self._max_batch} messages"
             )
+        if sum(1 for message in messages if isinstance(message, dict) and "method" not in message) > 1:
+            # Each answer kept is a write: one a POST, as the protocols that answer kept calls send them.
+            return _transport_error(400, INVALID_REQUEST, "Invalid Request: a batch may hold one response")
         first_call = next((i for i, message in enumerate(messages) if _tool_call(message)), len(messages))
 
         def answer_to(position: int, message: Any) -> Answer:
@@ -720,7 +733,7 @@ class McpEndpoint:
     def _failed(self, exchange: _Exchange, exc: Exception) -> HttpReply:
         rid, modern = exchange.rid, exchange.modern
         if isinstance(exc, SuspendCall):
-            return self._suspended(exchange, exc.result)
+            return self._suspended(exchange, exc.result, exc.caller)
         if isinstance(exc, MCPError):
             reply = self._reply_error(rid, exc.error.code, exc.error.message, exc.error.data, modern)
             seconds = exc.error.data.get("retryAfter") if isinstance(exc.error.data, dict) else None
@@ -739,14 +752,24 @@ class McpEndpoint:
         logger.error("unhandled error while serving %s", exchange.method, exc_info=exc)
         return self._reply_error(rid, INTERNAL_ERROR, "Internal server error", None, modern)
 
-    def _suspended(self, exchange: _Exchange, result: dict[str, Any]) -> HttpReply:
+    def _suspended(self, exchange: _Exchange, result: dict[str, Any], caller: str) -> HttpReply:
         """A resumable call whose handler asked for input: its requests on a stream that ends there."""
         assert self._streams is not None
         assert exchange.session is not None
         try:
             body = self._streams.suspend(
-                exchange.rid, exchange.params or {}, result, exchange.session, exchange.resuming, exchange.caller.owner
+                exchange.rid,
+                exchange.params or {},
+                result,
+                exchange.session,
+                exchange.resuming,
+                exchange.caller.owner,
+                caller,
             )
+        except QuotaFull as exc:
+            full = QuotaExceeded("calls waiting for your answers", exc.limit, exc.frees_at, "Answering one of them")
+            wire = error_wire(full.code, full.message, details=full.details)
+            return HttpReply(200, json.dumps({"jsonrpc": "2.0", "id": exchange.rid, "result": wire}).encode())
         except ItemOverBudget as exc:
             logger.warning("a call that asked for input is too large to keep: %s", exc)
             advice = "Call the tool again with smaller arguments and _meta, or answer with less."

@@ -32,6 +32,8 @@ from typing import Any, Protocol
 
 from widget_mcp.secrets import SecretUnavailable
 from widget_mcp.storage.documents import AlreadyExists, Document, DocumentStore, ItemOverBudget, VersionConflict
+from widget_mcp.toolkit.call import LOG_LEVEL_META
+from widget_mcp.toolkit.principal import HOST_USER_HINT, OPENAI_SUBJECT
 
 logger = logging.getLogger(__name__)
 
@@ -57,6 +59,27 @@ _EVENT_ID_LIMIT = 1024
 MAX_RESUMABLE_ID_LENGTH = 200  # of the id as JSON (`json.dumps`, ASCII): what the event id carries
 # The most a session keeps of what a client declared, as JSON; past it, the capabilities' names alone.
 _DECLARED_LIMIT = 1_024
+# What a kept call keeps of its request's `_meta`: what the rerun reads (who the caller is, its progress token, the
+# log level it asked for, the host's conversation hints), each value at most _META_VALUE_LIMIT bytes of JSON. Anything
+# else a client sends there is dropped, so a kept call costs its arguments, not whatever padding came with them.
+KEPT_META = (
+    OPENAI_SUBJECT,
+    HOST_USER_HINT,
+    "progressToken",
+    LOG_LEVEL_META,
+    "openai/session",
+    "openai/locale",
+    "openai/widgetSessionId",
+)
+_META_VALUE_LIMIT = 256
+# The most of one answer a kept call keeps, as JSON: a form's answer budget (the forms app's 16 KB), and room for a
+# sampled message. A larger answer is kept as the error saying so (the call then fails with it), never whole.
+MAX_ANSWER_BYTES = 16 * 1024
+# How many calls one caller (ownership.caller_key) may keep waiting for answers at once: each is an item of up to
+# MAX_ITEM_BYTES, kept REQUEST_STATE_TTL_SECONDS; a call that ends frees its place an hour later, one left unanswered
+# when its day in the ledger ends (storage.documents.COUNT_SLACK_SECONDS).
+MAX_KEPT_CALLS_PER_CALLER = 32
+KEPT_KIND = "kept_call"
 
 
 class Signer(Protocol):
@@ -77,11 +100,13 @@ class TooManyRequests(ValueError):
 
 class SuspendCall(Exception):
     """Raised by the server's `tools/call` handler when a resumable call's handler asked for input: the endpoint
-    turns `result` (the `input_required` one a 2026-07-28 client would get) into the stream's requests."""
+    turns `result` (the `input_required` one a 2026-07-28 client would get) into the stream's requests. `caller`:
+    whom per-caller limits count the call against (ownership.caller_key), whose quota of kept calls it takes."""
 
-    def __init__(self, result: dict[str, Any]) -> None:
+    def __init__(self, result: dict[str, Any], caller: str) -> None:
         super().__init__("input requested")
         self.result = result
+        self.caller = caller
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +164,17 @@ def _owner(stream_id: str) -> str:
 
 def _frame(message: Mapping[str, Any]) -> bytes:
     return b"event: message\ndata: " + json.dumps(message, separators=(",", ":")).encode() + b"\n\n"
+
+
+def kept_meta(meta: object) -> dict[str, Any]:
+    """The part of a call's `_meta` a kept call keeps (KEPT_META)."""
+    if not isinstance(meta, Mapping):
+        return {}
+    kept = {}
+    for key in KEPT_META:
+        if key in meta and len(json.dumps(meta[key], default=str)) <= _META_VALUE_LIMIT:
+            kept[key] = meta[key]
+    return kept
 
 
 def retry_ms(poll: int) -> int:
@@ -253,15 +289,20 @@ class Streams:
         session: Session,
         resuming: Resuming | None,
         owner: str | None = None,
+        caller: str = "unknown",
     ) -> bytes:
         """Keep a call whose handler asked for input, and return the stream that carries its requests. A resumed
         call keeps its stream id, in its next round. `owner`: the verified caller (a signed-in user, a host's user)
-        whose answers alone it takes; None when no one vouched for the caller."""
+        whose answers alone it takes; None when no one vouched for the caller. `caller`: whose quota of kept calls
+        (MAX_KEPT_CALLS_PER_CALLER) a new one takes; QuotaFull past it, nothing kept."""
         requests: dict[str, Any] = dict(result["inputRequests"])
         if len(requests) > MAX_REQUESTS_PER_ROUND:
             raise TooManyRequests(len(requests))
         now = int(self._clock())
-        call = {k: params[k] for k in ("name", "arguments", "_meta") if k in params}
+        call = {k: params[k] for k in ("name", "arguments") if k in params}
+        meta = kept_meta(params.get("_meta"))
+        if meta:
+            call["_meta"] = meta
         body = {
             "rid": rid,
             "session": session.nonce,
@@ -276,7 +317,9 @@ class Streams:
             stream_id = secrets.token_urlsafe(16)
             round_ = 0
             doc = Document(STREAM, stream_id, body | {"round": 0}, 1, now, now, now + self._ttl)
-            self._store.create(_owner(stream_id), doc)
+            self._store.create(
+                _owner(stream_id), doc.counted_for(f"{KEPT_KIND}/{caller}"), quota=MAX_KEPT_CALLS_PER_CALLER
+            )
         else:
             stream_id, round_ = resuming.event.stream_id, resuming.doc.body["round"] + 1
             body |= {"round": round_}
@@ -302,6 +345,14 @@ class Streams:
         stream_id, round_text, key = rid.split(".", 2)
         if not _STREAM_ID.fullmatch(stream_id):
             return
+        answer = {"result": message["result"]} if "result" in message else {"error": message.get("error")}
+        if len(json.dumps(answer, separators=(",", ":"), default=str)) > MAX_ANSWER_BYTES:
+            answer = {
+                "error": {
+                    "code": -32600,
+                    "message": f"The answer is larger than this server keeps ({MAX_ANSWER_BYTES // 1024} KB)",
+                }
+            }
         doc = self._store.get(_owner(stream_id), STREAM, stream_id)
         if (
             doc is None
@@ -312,7 +363,6 @@ class Streams:
             or key not in doc.body["keys"]
         ):
             return
-        answer = {"result": message["result"]} if "result" in message else {"error": message.get("error")}
         now = int(self._clock())
         kept = Document(_answer_kind(doc.body["round"]), key, answer, 1, now, now, doc.expires_at)
         try:
@@ -343,10 +393,11 @@ class Streams:
         return found
 
     def claim(self, doc: Document) -> Document | None:
-        """Mark the call as running again (one GET at a time runs it); None if another GET got there first."""
-        now = int(self._clock())
+        """Mark the call as running again (one GET at a time runs it); None if another GET got there first. The
+        claim is the only run the call gets: one that outlives its lease is never run again (`lapsed`)."""
+        now = self._clock()
         running = doc.next(
-            doc.body | {"state": "running", "until": now + self._work}, now=now, expires_at=doc.expires_at
+            doc.body | {"state": "running", "until": now + self._work}, now=int(now), expires_at=doc.expires_at
         )
         try:
             self._store.replace(_owner(doc.doc_id), running, doc.version)
@@ -364,12 +415,20 @@ class Streams:
     def running(self, doc: Document) -> bool:
         return bool(doc.body["state"] == "running" and doc.body.get("until", 0) > self._clock())
 
+    def lapsed(self, doc: Document) -> bool:
+        """Whether the call's run outlived its lease: its holder died (a function past its timeout) or is slower than
+        any run may be. Either way it is not run again, which could apply its effects twice."""
+        return bool(doc.body["state"] == "running" and doc.body.get("until", 0) <= self._clock())
+
     def finish(self, doc: Document, reply: bytes) -> None:
-        """Keep the call's last reply, so a GET that comes again (its first reply lost) gets it again."""
+        """Keep the call's last reply, so a GET that comes again (its first reply lost) gets it again; the call stops
+        counting against its caller's quota an hour later. VersionConflict: another GET ended it first."""
         now = int(self._clock())
         body = doc.body | {"state": "done", "reply": reply.decode()}
         try:
-            self._store.replace(_owner(doc.doc_id), doc.next(body, now=now, expires_at=doc.expires_at), doc.version)
+            ended = doc.next(body, now=now, expires_at=doc.expires_at, live=False)
+            self._store.replace(_owner(doc.doc_id), ended, doc.version)
         except ItemOverBudget:
             body["reply"] = None
-            self._store.replace(_owner(doc.doc_id), doc.next(body, now=now, expires_at=doc.expires_at), doc.version)
+            ended = doc.next(body, now=now, expires_at=doc.expires_at, live=False)
+            self._store.replace(_owner(doc.doc_id), ended, doc.version)

@@ -13,10 +13,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 import anyio.to_thread
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST
 
-from widget_mcp.storage.documents import Document, StoreError
+from widget_mcp.storage.documents import Document, StoreError, VersionConflict
+from widget_mcp.toolkit.errors import RateLimited
+from widget_mcp.toolkit.limits import CallLimiter
+from widget_mcp.toolkit.ownership import caller_key
+from widget_mcp.toolkit.principal import resolve_principal
 from widget_mcp.transport.call_events import EVENT_STREAM_HEADERS, sse_frame
+from widget_mcp.transport.client_address import DeferredAddress
 from widget_mcp.transport.guards import media_type
-from widget_mcp.transport.replies import HttpReply, Pending, accepted, error_body
+from widget_mcp.transport.replies import JSON_HEADERS, HttpReply, Pending, accepted, error_body
 from widget_mcp.transport.resumption import RESUMING_VERSION, EventId, ListenEvent, Resuming, Session, Streams
 from widget_mcp.transport.subscriptions import Subscriptions
 
@@ -45,16 +50,29 @@ class ServeCall(Protocol):
 
 
 class StreamGets:
+    """`limiter`: the per-caller rate limit an answer counts against before it is read or kept; `proxy_hops`: how
+    the caller's address is found (client_address.py), for a caller without identity."""
+
     def __init__(
-        self, streams: Streams, subscriptions: Subscriptions | None, identify: Identify, serve_call: ServeCall
+        self,
+        streams: Streams,
+        subscriptions: Subscriptions | None,
+        identify: Identify,
+        serve_call: ServeCall,
+        *,
+        limiter: CallLimiter | None = None,
+        proxy_hops: int = 0,
     ) -> None:
         self._streams = streams
         self._subscriptions = subscriptions
         self._identify = identify
         self._serve_call = serve_call
+        self._limiter = limiter
+        self._proxy_hops = proxy_hops
 
-    async def keep_answer(self, message: dict[str, Any], headers: Mapping[str, str]) -> HttpReply:
-        """A client's answer to a kept call's request (a JSON-RPC response whose id is a string): kept, 202."""
+    async def keep_answer(self, message: dict[str, Any], headers: Mapping[str, str], peer: str | None) -> HttpReply:
+        """A client's answer to a kept call's request (a JSON-RPC response whose id is a string): kept, 202. It
+        counts against its caller's rate limit first (429 past it, nothing read or kept)."""
         streams = self._streams
         session = streams.session(headers.get("mcp-session-id"))
         if session is None:
@@ -63,7 +81,14 @@ class StreamGets:
         if isinstance(caller, HttpReply):
             return caller  # a token refused: the client renews it and answers again
         try:
+            if self._limiter is not None:
+                principal = resolve_principal(None, caller.subject, caller.host_subject, trust_hints=False)
+                source = DeferredAddress(peer, headers, self._proxy_hops)() if principal.is_anonymous else None
+                await anyio.to_thread.run_sync(self._limiter.admit, caller_key(principal, source))
             await anyio.to_thread.run_sync(streams.keep_answer, message, session, caller.owner)
+        except RateLimited as exc:
+            body = error_body(None, INVALID_REQUEST, exc.message, {"error": exc.code, "retryAfter": exc.retry_after})
+            return HttpReply(429, body, (*JSON_HEADERS, ("retry-after", str(exc.retry_after))))
         except StoreError as exc:
             logger.error("a client's answer to an input request could not be kept: %s", exc)
             return HttpReply(503, b"", (("retry-after", "1"),))
@@ -168,6 +193,8 @@ class StreamGets:
             return stream(kept.encode())
         if state == "running" and streams.running(doc):
             return poll_again()
+        if streams.lapsed(doc):
+            return await self._lapsed(streams, doc, event)
         if event.round != doc.body["round"]:
             # The client missed the reply that carried this round's requests: they come again.
             return stream(streams.requests(doc.doc_id, doc.body["round"], event.rid, doc.body["requests"]))
@@ -214,6 +241,21 @@ class StreamGets:
         body = streams.ending(event, frames)
         await self._finish(streams, claimed, body)
         return stream(body)
+
+    @staticmethod
+    async def _lapsed(streams: Streams, doc: Document, event: EventId) -> HttpReply:
+        """A call whose run outlived its lease ends with an error, once: run again, it could apply its effects twice.
+        Its holder, if only slow, still sends its own reply to the GET that claimed it."""
+        text = (
+            "This call's run did not finish in time, so whether it took effect is unknown: check, then call the tool "
+            "again if it did not"
+        )
+        body = streams.ending(event, sse_frame(error_body(event.rid, INTERNAL_ERROR, text)))
+        try:
+            await anyio.to_thread.run_sync(streams.finish, doc, body)
+        except VersionConflict:  # its holder finished after all: the next GET gets its reply
+            return HttpReply(200, streams.priming(replace(event, poll=event.poll + 1)), EVENT_STREAM_HEADERS)
+        return HttpReply(200, body, EVENT_STREAM_HEADERS)
 
     @staticmethod
     async def _finish(streams: Streams, claimed: Document, body: bytes) -> None:
