@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import VersionConflict
-from widget_mcp.transport.resumption import MAX_ANSWER_BYTES, MAX_KEPT_CALLS_PER_CALLER, STREAM, Streams
+from widget_mcp.transport.kept_budgets import MAX_ANSWER_BYTES, MAX_KEPT_CALLS_PER_CALLER
+from widget_mcp.transport.resumption import STREAM, Streams
 from widget_mcp.wiring import Core, build_core
 
 from tests.functional.test_resumable_streams import (

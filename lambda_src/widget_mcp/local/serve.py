@@ -88,7 +88,13 @@ class LocalServer(uvicorn.Server):
 
 def _resumable_line(on: bool) -> str:
     if on:
-        return "  2025-11-25     resumable streams on: tools' input requests, resource subscriptions\n"
+        from widget_mcp.transport.resumption import FIRST_RETRY_MS, LISTEN_RETRY_MS, LONGEST_RETRY_MS
+
+        return (
+            f"  2025-11-25     resumable streams on: input requests (a waiting client polls every "
+            f"{FIRST_RETRY_MS / 1000:g}-{LONGEST_RETRY_MS / 1000:g} s), subscriptions (a session's stream every "
+            f"{LISTEN_RETRY_MS / 1000:g} s); RESUMABLE_STREAMS=0 turns them off\n"
+        )
     return "  2025-11-25     resumable streams off (RESUMABLE_STREAMS=0): tools that ask answer input_unsupported\n"
 
 

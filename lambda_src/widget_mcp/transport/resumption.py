@@ -32,8 +32,7 @@ from typing import Any, Protocol
 
 from widget_mcp.secrets import SecretUnavailable
 from widget_mcp.storage.documents import AlreadyExists, Document, DocumentStore, ItemOverBudget, VersionConflict
-from widget_mcp.toolkit.call import LOG_LEVEL_META
-from widget_mcp.toolkit.principal import HOST_USER_HINT, OPENAI_SUBJECT
+from widget_mcp.transport.kept_budgets import KEPT_KIND, MAX_KEPT_CALLS_PER_CALLER, kept_answer, kept_meta
 
 logger = logging.getLogger(__name__)
 
@@ -59,27 +58,6 @@ _EVENT_ID_LIMIT = 1024
 MAX_RESUMABLE_ID_LENGTH = 200  # of the id as JSON (`json.dumps`, ASCII): what the event id carries
 # The most a session keeps of what a client declared, as JSON; past it, the capabilities' names alone.
 _DECLARED_LIMIT = 1_024
-# What a kept call keeps of its request's `_meta`: what the rerun reads (who the caller is, its progress token, the
-# log level it asked for, the host's conversation hints), each value at most _META_VALUE_LIMIT bytes of JSON. Anything
-# else a client sends there is dropped, so a kept call costs its arguments, not whatever padding came with them.
-KEPT_META = (
-    OPENAI_SUBJECT,
-    HOST_USER_HINT,
-    "progressToken",
-    LOG_LEVEL_META,
-    "openai/session",
-    "openai/locale",
-    "openai/widgetSessionId",
-)
-_META_VALUE_LIMIT = 256
-# The most of one answer a kept call keeps, as JSON: a form's answer budget (the forms app's 16 KB), and room for a
-# sampled message. A larger answer is kept as the error saying so (the call then fails with it), never whole.
-MAX_ANSWER_BYTES = 16 * 1024
-# How many calls one caller (ownership.caller_key) may keep waiting for answers at once: each is an item of up to
-# MAX_ITEM_BYTES, kept REQUEST_STATE_TTL_SECONDS; a call that ends frees its place an hour later, one left unanswered
-# when its day in the ledger ends (storage.documents.COUNT_SLACK_SECONDS).
-MAX_KEPT_CALLS_PER_CALLER = 32
-KEPT_KIND = "kept_call"
 
 
 class Signer(Protocol):
@@ -164,17 +142,6 @@ def _owner(stream_id: str) -> str:
 
 def _frame(message: Mapping[str, Any]) -> bytes:
     return b"event: message\ndata: " + json.dumps(message, separators=(",", ":")).encode() + b"\n\n"
-
-
-def kept_meta(meta: object) -> dict[str, Any]:
-    """The part of a call's `_meta` a kept call keeps (KEPT_META)."""
-    if not isinstance(meta, Mapping):
-        return {}
-    kept = {}
-    for key in KEPT_META:
-        if key in meta and len(json.dumps(meta[key], default=str)) <= _META_VALUE_LIMIT:
-            kept[key] = meta[key]
-    return kept
 
 
 def retry_ms(poll: int) -> int:
@@ -345,14 +312,7 @@ class Streams:
         stream_id, round_text, key = rid.split(".", 2)
         if not _STREAM_ID.fullmatch(stream_id):
             return
-        answer = {"result": message["result"]} if "result" in message else {"error": message.get("error")}
-        if len(json.dumps(answer, separators=(",", ":"), default=str)) > MAX_ANSWER_BYTES:
-            answer = {
-                "error": {
-                    "code": -32600,
-                    "message": f"The answer is larger than this server keeps ({MAX_ANSWER_BYTES // 1024} KB)",
-                }
-            }
+        answer = kept_answer(message)
         doc = self._store.get(_owner(stream_id), STREAM, stream_id)
         if (
             doc is None
