@@ -37,9 +37,15 @@ LOG_LEVEL = "INFO"
 SIDE_ROUTE_THROTTLE = {"GET /mcp": (5, 10), "DELETE /mcp": (5, 10), "GET /healthz": (5, 10)}
 # Exactly what the storage adapter calls (widget_mcp/storage/dynamodb.py; tests/infra/test_least_privilege.py
 # derives the list from it): strongly consistent reads, conditional puts (alone, or as the parts of a document's
-# and its quota ledger's transaction, which IAM authorizes as PutItem), the per-owner listing query, and the
-# rate counters' conditional updates.
-TABLE_ACTIONS = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"]
+# and its quota ledger's transaction, which IAM authorizes as PutItem), batched reads of known keys (a subscribed
+# session's changes), the per-owner listing query, and the rate counters' conditional updates.
+TABLE_ACTIONS = [
+    "dynamodb:BatchGetItem",
+    "dynamodb:GetItem",
+    "dynamodb:PutItem",
+    "dynamodb:Query",
+    "dynamodb:UpdateItem",
+]
 # A task's next round is an asynchronous invocation the function sends itself, through the alias it was invoked by
 # (widget_mcp/task_invokers.py): never retried (a round's handler runs again from the top, so a retry could repeat
 # what it did; a lost round is reported failed at its deadline), and dropped after the queue slack it is given.

@@ -68,7 +68,8 @@ def moto_url() -> Iterator[str]:
 
 
 def _operations_sent(url: str) -> set[str]:
-    """Every request the adapter sends while taking each of its paths once: read (found and missing), create
+    """Every request the adapter sends while taking each of its paths once: read (found and missing, alone and
+    batched), create
     (new and duplicate; counted against a quota, and refused by it), replace (current and stale version; moving a
     count), list, and a rate counter's hit (counted and refused)."""
     client = client_for(url)
@@ -80,6 +81,7 @@ def _operations_sent(url: str) -> set[str]:
         store.create("alice", doc)
     assert store.get("alice", "game", "g1") == doc
     assert store.get("alice", "game", "missing") is None
+    assert store.get_many([("alice", "game", "g1"), ("alice", "game", "missing")]) == [doc, None]
     newer = Document(kind="game", doc_id="g1", body={"x": 2}, version=2, created_at=1, updated_at=2, expires_at=9)
     store.replace("alice", newer, expected_version=1)
     with pytest.raises(VersionConflict):
@@ -121,7 +123,7 @@ def test_the_adapter_sends_exactly_the_operations_its_source_calls(moto_url: str
     assert (
         _operations_sent(moto_url)
         == _operations_in_source()
-        == {"GetItem", "PutItem", "Query", "TransactWriteItems", "UpdateItem"}
+        == {"BatchGetItem", "GetItem", "PutItem", "Query", "TransactWriteItems", "UpdateItem"}
     )
 
 
