@@ -114,3 +114,11 @@ def test_header_lines_keep_other_headers_repeated_as_before() -> None:
 
     assert lines == {"accept": "text/event-stream", "x-other": "1"}
     assert lines.repeated is None
+
+
+@pytest.mark.parametrize("second", ["Mcp-Param-Shelf", "mcp-param-shelf", "MCP-PARAM-SHELF"])
+def test_a_repeated_argument_header_counts_as_a_repeated_routing_header_in_any_case(second: str) -> None:
+    # Gateways route and authorize on a tool's mirrored arguments too (`x-mcp-header`): the first copy they read
+    # must be the only one.
+    lines = header_lines([("Mcp-Param-Shelf", "public"), (second, "poetry")])
+    assert lines.repeated == "mcp-param-shelf"

@@ -1,8 +1,8 @@
 """Request headers as the endpoint reads them, one value per lower-case name, remembering a routing header that
 came more than once.
 
-A gateway in front of the server may authorize a request on the first `Mcp-Method`, `Mcp-Name` or
-`Mcp-Protocol-Version` while a mapping keeps the last: so a request that repeats one is refused (400, JSON-RPC
+A gateway in front of the server may authorize a request on the first `Mcp-Method`, `Mcp-Name`,
+`Mcp-Protocol-Version` or `Mcp-Param-*` while a mapping keeps the last: so a request that repeats one is refused (400, JSON-RPC
 Header Mismatch), whatever its protocol version. Each adapter says what it saw: ASGI has the raw header lines, API
 Gateway's REST API (v1) each header's values; its HTTP API (v2) joins a repeated header's values with commas, so
 there a routing header that holds a comma counts as repeated (none of their values needs one but a resource URI,
@@ -19,6 +19,9 @@ from mcp_types import HEADER_MISMATCH
 from widget_mcp.transport.replies import HttpReply, error_body
 
 ROUTING_HEADERS = frozenset({"mcp-protocol-version", "mcp-method", "mcp-name"})
+# A tool's arguments mirrored in headers (`x-mcp-header`), which gateways route and authorize on too. Repeated through
+# API Gateway's HTTP API they arrive joined, and no longer match the body (Header Mismatch); a comma alone is a value.
+PARAM_HEADER_PREFIX = "mcp-param-"
 
 
 class HeaderLines(dict[str, str]):
@@ -27,7 +30,7 @@ class HeaderLines(dict[str, str]):
     repeated: str | None = None
 
     def saw_repeated(self, name: str) -> None:
-        if name in ROUTING_HEADERS and self.repeated is None:
+        if (name in ROUTING_HEADERS or name.startswith(PARAM_HEADER_PREFIX)) and self.repeated is None:
             self.repeated = name
 
 
