@@ -1,12 +1,13 @@
 """`python -m bench.security [--runs N]`: the CPU time of every hostile input in tests/hostile/, as a ratio to an
 ordinary form measured in the same run.
 
-Each entry's steps are sent as JSON-RPC requests (`tools/call`, or the step's method) to the endpoint the Lambda
-handler and uvicorn serve (`McpEndpoint.handle`), on the in-memory store, one fresh service per run (an entry's
-`app` alone, in a session, when it names one). An entry's figure is the CPU time of its slowest request (what one
-request can cost the function), median of the runs. The baseline is the slowest request of the seed's flight
-form: `ask_question`, then a valid `submit_form`. Outcomes are checked as the tests check them, so a figure never
-belongs to a request that went wrong.
+Each entry's steps are sent as JSON-RPC requests (`tools/call`, or the step's method, or its raw POST or resuming
+GET) to the endpoint the Lambda handler and uvicorn serve (`McpEndpoint.handle`), on the in-memory store, one fresh
+service per run (an entry's `app` alone, and its `settings`; in a session when it has one), each as many times as
+the step's `repeat`. An entry's figure is the CPU time of its slowest request (what one request can cost the
+function; opening a step's own session is not counted), median of the runs. The baseline is the slowest request of
+the seed's flight form: `ask_question`, then a valid `submit_form`. Outcomes are checked as the tests check them, so
+a figure never belongs to a request that went wrong.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from tests.hostile_corpus import Entry, Step, endpoint_for, load, names, read_reply, request_body
+from tests.hostile_corpus import Entry, Step, endpoint_for, load, names
 from tests.seed_forms import FLIGHT
 
 # What the contract promises: no input makes one request run longer than about 2 s of CPU in the function.
@@ -53,19 +54,19 @@ def _run_once(entry: Entry) -> tuple[float, str, str]:
     from widget_mcp.storage.memory import InMemoryDocumentStore
 
     # Errors only: every refusal would log a warning line into the report.
-    endpoint, headers = asyncio.run(endpoint_for(entry, Settings(log_level="ERROR"), InMemoryDocumentStore()))
-    ids: dict[str, str] = {}
+    replay = asyncio.run(endpoint_for(entry, Settings(log_level="ERROR"), InMemoryDocumentStore()))
     slowest, tool, outcome = -1.0, "", ""
     for step in entry.steps:
-        body = request_body(step, ids)
-        start = time.process_time()
-        reply = asyncio.run(endpoint.handle("POST", headers, body))
-        spent = (time.process_time() - start) * 1000
-        got, message = read_reply(step, reply.status, reply.body, ids)
-        if got != step.expected("endpoint"):
-            raise AssertionError(f"{entry.name}: {step.tool} gave {got} ({message}), not {step.expect}")
-        if spent > slowest:
-            slowest, tool, outcome = spent, step.tool, got
+        for _ in range(step.repeat):
+            method, headers, body = replay.request(step, asyncio.run(replay.headers_for(step)))
+            start = time.process_time()
+            reply = asyncio.run(replay.endpoint.handle(method, headers, body))
+            spent = (time.process_time() - start) * 1000
+            got, message = replay.read(step, reply)
+            if got != step.expected("endpoint"):
+                raise AssertionError(f"{entry.name}: {step.tool} gave {got} ({message}), not {step.expect}")
+            if spent > slowest:
+                slowest, tool, outcome = spent, step.tool, got
     return slowest, tool, outcome
 
 
@@ -91,11 +92,11 @@ def report(baseline: Timing, timings: list[Timing]) -> list[str]:
     lines = [
         f"Hostile inputs (tests/hostile/): CPU time of each entry's slowest request, median of the runs; "
         f"baseline = the seed's flight form, {base:.1f} ms ({baseline.step}).",
-        f"  {'entry':<{width}}  {'request':<{request}}  {'outcome':<17}  {'CPU ms':>8}  {'× baseline':>10}",
+        f"  {'entry':<{width}}  {'request':<{request}}  {'outcome':<25}  {'CPU ms':>8}  {'× baseline':>10}",
     ]
     for t in sorted(timings, key=lambda t: -t.slowest_ms):
         ratio = t.slowest_ms / base if base else float("nan")
-        cells = f"{t.entry.name:<{width}}  {t.step:<{request}}  {t.outcome:<17}  {t.slowest_ms:>8.1f}"
+        cells = f"{t.entry.name:<{width}}  {t.step:<{request}}  {t.outcome:<25}  {t.slowest_ms:>8.1f}"
         lines.append(f"  {cells}  {ratio:>9.1f}×")
     worst = max(timings, key=lambda t: t.slowest_ms)
     verdict = "met" if worst.slowest_ms <= CPU_LIMIT_MS else "MISSED"

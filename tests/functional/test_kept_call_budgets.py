@@ -229,3 +229,27 @@ def result_of(reply: Any) -> dict[str, Any]:
         result: dict[str, Any] = messages(reply)[-1]["result"]
         return result
     return dict(json.loads(reply.body)["result"])
+
+
+async def test_a_form_elicitation_cannot_carry_in_an_eliciting_host_is_the_widgets_form_checked_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from widget_mcp.apps.forms.service import FormService
+
+    checks: list[int] = []
+    real = FormService.check
+
+    def counted(self: FormService, *args: Any) -> Any:
+        checks.append(1)
+        return real(self, *args)
+
+    monkeypatch.setattr(FormService, "check", counted)
+    wire = FormsWire(_forms_core(ReadCountingStore()).endpoint)
+    wide = {**FLAT, "anyOf": [True] * 50}  # elicitation carries no `anyOf`
+    params = {"name": "ask_question", "arguments": {"question": wide}}
+    reply = await wire.post({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": params}, await wire.session())
+    result = result_of(reply)
+    assert result["isError"] is False
+    assert result["structuredContent"]["type"] == "dgui_form"
+    assert result["structuredContent"]["formId"]
+    assert len(checks) == 1

@@ -106,11 +106,15 @@ class FormHandlers:
 
     def ask_question(self, args: AskInput, call: ToolCall) -> ToolResult:
         native = self._native_form(args, call)
-        if native is not None:
+        if isinstance(native, ToolResult):
             return native
         with _dgui_errors():
-            session = self.service.ask(
-                _owner(call), args.question, args.ui_schema, args.title, args.description, args.metadata
+            owner = _owner(call)
+            # A form the native path checked already (one elicitation cannot carry) is kept without a second check.
+            session = (
+                self.service.keep(owner, native)
+                if native is not None
+                else self.service.ask(owner, args.question, args.ui_schema, args.title, args.description, args.metadata)
             )
         payload = form_payload(session, 0)
         steps = len(session.steps)
@@ -122,10 +126,11 @@ class FormHandlers:
             widget_session_id=session.form_id,
         )
 
-    def _native_form(self, args: AskInput, call: ToolCall) -> ToolResult | None:
+    def _native_form(self, args: AskInput, call: ToolCall) -> ToolResult | FormSession | None:
         """In a host that shows no widget but can elicit, the form as the host's own (an input request): the first
         round asks, before anything is stored; the answering round stores the form and its answer. None when the
-        host shows widgets, cannot elicit, or the form is not one elicitation can carry (see elicitation.py)."""
+        host shows widgets or cannot elicit; the checked form, not stored, when it is not one elicitation can carry
+        (see elicitation.py)."""
         if call.client.shows_apps or not call.client.declares("elicitation") or not call.client.takes_input_requests:
             return None
         with _dgui_errors():
@@ -136,7 +141,7 @@ class FormHandlers:
         first = draft.steps[0]
         request = as_elicitation(first.schema, first.title, first.description) if len(draft.steps) == 1 else None
         if request is None:
-            return None
+            return draft
         answer = call.ask(request, key="form")
         with _dgui_errors():
             session = self.service.keep(owner, draft)
