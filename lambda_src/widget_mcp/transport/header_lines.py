@@ -2,11 +2,11 @@
 came more than once.
 
 A gateway in front of the server may authorize a request on the first `Mcp-Method`, `Mcp-Name`,
-`Mcp-Protocol-Version` or `Mcp-Param-*` while a mapping keeps the last: so a request that repeats one is refused (400,
-JSON-RPC Header Mismatch), whatever its protocol version. Each adapter says what it saw: ASGI has the raw header lines, API
-Gateway's REST API (v1) each header's values; its HTTP API (v2) joins a repeated header's values with commas, so
-there a routing header that holds a comma counts as repeated (none of their values needs one but a resource URI,
-which can spell it `%2C`).
+`Mcp-Protocol-Version` or `Mcp-Param-*` while a mapping keeps the last: so a request that repeats one is refused
+(400, JSON-RPC Header Mismatch), whatever its protocol version. Each adapter says what it saw: ASGI has the raw
+header lines, API Gateway's REST API (v1) each header's values; its HTTP API (v2) joins a repeated header's values
+with commas, so there a routing header that holds a comma counts as repeated (none of their values needs one but a
+resource URI, which can spell it `%2C`).
 """
 
 from __future__ import annotations
