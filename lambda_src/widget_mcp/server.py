@@ -200,6 +200,7 @@ def build_server(
                 input_responses=input_responses(params.input_responses),
                 request_state=params.request_state,
                 notify=info.events.notify if info is not None and info.events is not None else None,
+                admitted=info.admitted if info is not None else False,
             )
         except ProtocolRefusal as refusal:
             raise MCPError(code=refusal.code, message=refusal.message, data=refusal.data) from None

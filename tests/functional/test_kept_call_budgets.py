@@ -253,3 +253,57 @@ async def test_a_form_elicitation_cannot_carry_in_an_eliciting_host_is_the_widge
     assert result["structuredContent"]["type"] == "dgui_form"
     assert result["structuredContent"]["formId"]
     assert len(checks) == 1
+
+
+@pytest.mark.parametrize(
+    "responses",
+    [
+        {f"k{i}": {"action": "decline"} for i in range(1_000)},
+        {"form": {"action": "accept", "content": {"city": "x" * (MAX_ANSWER_BYTES + 1)}}},
+    ],
+    ids=["a thousand answers", "one answer over the budget"],
+)
+@pytest.mark.parametrize("method", ["tools/call", "prompts/get"])
+async def test_more_input_responses_than_a_round_asks_are_refused_before_the_caller_is_even_counted(
+    responses: dict[str, Any], method: str
+) -> None:
+    store = ReadCountingStore()
+    core = _forms_core(store, rate_limit_calls=1)
+    envelope = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    params = {"name": "ask_question", "arguments": {"question": FLAT}, "inputResponses": responses, "_meta": envelope}
+    headers = {**HEADERS, "mcp-protocol-version": "2026-07-28", "mcp-method": method, "mcp-name": "ask_question"}
+    body = json.dumps({"jsonrpc": "2.0", "id": 3, "method": method, "params": params}).encode()
+    reply = await core.endpoint.handle("POST", headers, body, peer=PEER)
+    error = json.loads(reply.body)["error"]
+    assert error["code"] == -32602
+    assert "inputResponses" in error["message"]
+    assert store._counters == {}  # nothing validated, counted or read
+    assert store.reads == 0
+
+
+async def test_a_rerun_past_the_callers_rate_limit_leaves_the_call_waiting_unwritten_and_counts_once_when_it_runs() -> (
+    None
+):
+    store = ReadCountingStore()
+    core = _forms_core(store, rate_limit_calls=2)
+    limiter, clock = core.runtime.limiter, Clock()
+    assert limiter is not None
+    limiter._clock = clock  # the window's clock, to pass its end
+    wire = FormsWire(core.endpoint)
+    session = await wire.session()
+    suspended = await wire.ask(session)  # 1 of 2
+    [request] = messages(suspended)
+    await wire.answer(session, request["id"], {"action": "accept", "content": {"city": "Oslo"}})  # 2 of 2
+    [before] = _kept(store)
+    polled = await wire.resume(session, events(suspended)[0]["id"])
+    assert not messages(polled)  # a poll: come back later
+    [after] = _kept(store)
+    assert (after.version, after.body["state"]) == (before.version, "waiting")  # no claim written
+
+    clock.now += 60  # the next window: the GET is 1 of 2, its rerun not counted again
+    [response] = messages(await wire.resume(session, events(suspended)[0]["id"]))
+    assert response["result"]["_meta"]["dgui_response"]["data"] == {"city": "Oslo"}
+    assert messages(await wire.ask(session, rid=8))[0]["method"] == "elicitation/create"  # 2 of 2

@@ -198,6 +198,10 @@ class ToolCall(Asking):
             self.limiter.admit(self.caller)
             self._admitted = True
 
+    def admitted_already(self) -> None:
+        """The call was counted before it reached the runtime (a kept call's rerun, by the GET that runs it)."""
+        self._admitted = True
+
     def owner(self, what: str) -> StateOwner:
         """Whose state this call reaches. `what` names the state ("Games") in the identity_required message.
         The call is admitted (`admit`) before anything is read or written."""

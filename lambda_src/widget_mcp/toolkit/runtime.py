@@ -169,6 +169,7 @@ class ToolRuntime:
         input_responses: Mapping[str, Any] | None = None,
         request_state: str | None = None,
         notify: Notify | None = None,
+        admitted: bool = False,
     ) -> dict[str, Any]:
         """Run one tool call and return the wire result: a result, or an `input_required` one when the handler
         asked for input it does not have yet. Never raises for tool-level failures; raises `ProtocolRefusal` for
@@ -179,7 +180,8 @@ class ToolRuntime:
         without identity by, or a lookup of it, run only if something needs the address.
 
         `name` must be one of `self.tools`: an unknown tool is a protocol error, the server's to answer.
-        `input_responses` and `request_state` are a retried call's answers and the state it was given.
+        `input_responses` and `request_state` are a retried call's answers and the state it was given. `admitted`:
+        the call was counted against its caller's rate limit already (a kept call's rerun, by the GET that runs it).
         """
         spec = self.tools[name]
         started = time.perf_counter()
@@ -202,6 +204,8 @@ class ToolRuntime:
             notify=notify,
             changes=self.changes,
         )
+        if admitted:
+            call.admitted_already()
         if spec.task_support != "forbidden":
             if self.tasks is not None and call.client.declares_extension(TASKS_EXTENSION):
                 call.tasks = self.tasks

@@ -79,6 +79,7 @@ from widget_mcp.transport.guards import (
 from widget_mcp.transport.header_lines import repeated_routing_header
 from widget_mcp.transport.host_identity import OPAQUE_ORIGIN, HostIdentity, HostRefusal
 from widget_mcp.transport.inline_call import Suspended, run_inline
+from widget_mcp.transport.kept_budgets import input_responses_problem
 from widget_mcp.transport.replies import JSON_HEADERS, HttpReply, Pending, accepted, error_body
 from widget_mcp.transport.resumption import (
     MAX_RESUMABLE_ID_LENGTH,
@@ -129,6 +130,8 @@ class RequestInfo:
     session_capabilities: Mapping[str, Any] | None = None
     # The 2025-11-25 client's verified session (its nonce), when RESUMABLE_STREAMS is on; None otherwise.
     session_id: str | None = None
+    # The call was counted against its caller's rate limit already (a kept call's rerun, admitted by its GET).
+    admitted: bool = False
 
     @property
     def source(self) -> str | None:
@@ -271,7 +274,13 @@ class McpEndpoint:
         self._streams = streams
         self._gets = (
             StreamGets(
-                streams, subscriptions, self._identify, self._request, limiter=limiter, proxy_hops=trusted_proxy_hops
+                streams,
+                subscriptions,
+                self._identify,
+                self._request,
+                limiter=limiter,
+                proxy_hops=trusted_proxy_hops,
+                trust_hints=gate is None,
             )
             if streams is not None
             else None
@@ -538,6 +547,8 @@ class McpEndpoint:
             return _transport_error(400, INVALID_REQUEST, "Invalid Request: a request's id is a string or an integer")
         if params is not None and not isinstance(params, dict):
             return HttpReply(400, error_body(rid, INVALID_PARAMS, "params must be an object"))
+        if params is not None and (problem := input_responses_problem(params.get("inputResponses"))) is not None:
+            return HttpReply(200, error_body(rid, INVALID_PARAMS, problem))
         if batched and method == "initialize":
             # 2025-03-26, lifecycle: the initialize request must not be part of a batch.
             return HttpReply(200, error_body(rid, INVALID_REQUEST, "Invalid Request: initialize cannot be batched"))
@@ -700,6 +711,7 @@ class McpEndpoint:
                         else None
                     ),
                     session_id=exchange.session.nonce if exchange.session is not None else None,
+                    admitted=exchange.resuming is not None,
                 )
             ),
         )

@@ -1,5 +1,6 @@
 """What a kept call (resumption.py) may keep while it waits for answers: the part of its `_meta` the rerun reads,
-each answer up to a budget, and how many one caller may keep at once. SECURITY.md gives the bytes and writes."""
+each answer up to a budget, and how many one caller may keep at once; and the answers any request may carry back
+(`inputResponses`), checked before anything validates them. SECURITY.md gives the bytes and writes."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ KEPT_META = (
     "openai/widgetSessionId",
 )
 _META_VALUE_LIMIT = 256
+# The most answers one round may wait for (one item each): more keys than that is a handler's bug.
+MAX_REQUESTS_PER_ROUND = 16
 # The most of one answer a kept call keeps, as JSON: a form's answer budget (the forms app's 16 KB), and room for a
 # sampled message. A larger answer is kept as the error saying so (the call then fails with it), never whole.
 MAX_ANSWER_BYTES = 16 * 1024
@@ -51,3 +54,17 @@ def kept_answer(message: Mapping[str, Any]) -> dict[str, Any]:
         text = f"The answer is larger than this server keeps ({MAX_ANSWER_BYTES // 1024} KB)"
         return {"error": {"code": -32600, "message": text}}
     return answer
+
+
+def input_responses_problem(responses: object) -> str | None:
+    """Why a request's `inputResponses` holds more than any round asks (MAX_REQUESTS_PER_ROUND answers, each at most
+    MAX_ANSWER_BYTES of JSON), or None. Checked on the decoded body, before the caller is even admitted: validating
+    and dumping a megabyte of answers costs the function tenths of a second."""
+    if not isinstance(responses, Mapping):
+        return None  # absent, or not an object: the request's own validation answers it
+    if len(responses) > MAX_REQUESTS_PER_ROUND:
+        return f"inputResponses holds {len(responses)} answers; a round asks at most {MAX_REQUESTS_PER_ROUND}"
+    for key, value in responses.items():
+        if len(key) > 200 or len(json.dumps(value, separators=(",", ":"), default=str)) > MAX_ANSWER_BYTES:
+            return f"Each answer in inputResponses is at most {MAX_ANSWER_BYTES // 1024} KB of JSON, under a short key"
+    return None

@@ -32,7 +32,13 @@ from typing import Any, Protocol
 
 from widget_mcp.secrets import SecretUnavailable
 from widget_mcp.storage.documents import AlreadyExists, Document, DocumentStore, ItemOverBudget, VersionConflict
-from widget_mcp.transport.kept_budgets import KEPT_KIND, MAX_KEPT_CALLS_PER_CALLER, kept_answer, kept_meta
+from widget_mcp.transport.kept_budgets import (
+    KEPT_KIND,
+    MAX_KEPT_CALLS_PER_CALLER,
+    MAX_REQUESTS_PER_ROUND,
+    kept_answer,
+    kept_meta,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -47,8 +53,6 @@ FIRST_RETRY_MS, LONGEST_RETRY_MS = 500, 5_000
 # The clients keep one `retry` per connection for all its streams, so this is a waiting call's longest too: a call
 # is never resumed later than that for a session that also listens.
 LISTEN_RETRY_MS = LONGEST_RETRY_MS
-# The most answers one round may wait for (one item each): more keys than that is a handler's bug.
-MAX_REQUESTS_PER_ROUND = 16
 _SESSION_PREFIX = "s1."
 # A stream id as `suspend` makes them (16 random bytes, URL-safe base64): an answer naming any other is dropped unread.
 _STREAM_ID = re.compile(r"[A-Za-z0-9_-]{22}")

@@ -62,6 +62,7 @@ class StreamGets:
         *,
         limiter: CallLimiter | None = None,
         proxy_hops: int = 0,
+        trust_hints: bool = True,
     ) -> None:
         self._streams = streams
         self._subscriptions = subscriptions
@@ -69,6 +70,7 @@ class StreamGets:
         self._serve_call = serve_call
         self._limiter = limiter
         self._proxy_hops = proxy_hops
+        self._trust_hints = trust_hints  # a kept call's `_meta` hints name its caller only without sign-in
 
     async def keep_answer(self, message: dict[str, Any], headers: Mapping[str, str], peer: str | None) -> HttpReply:
         """A client's answer to a kept call's request (a JSON-RPC response whose id is a string): kept, 202. It
@@ -81,10 +83,7 @@ class StreamGets:
         if isinstance(caller, HttpReply):
             return caller  # a token refused: the client renews it and answers again
         try:
-            if self._limiter is not None:
-                principal = resolve_principal(None, caller.subject, caller.host_subject, trust_hints=False)
-                source = DeferredAddress(peer, headers, self._proxy_hops)() if principal.is_anonymous else None
-                await anyio.to_thread.run_sync(self._limiter.admit, caller_key(principal, source))
+            await self._admit(caller, None, headers, peer)
             await anyio.to_thread.run_sync(streams.keep_answer, message, session, caller.owner)
         except RateLimited as exc:
             body = error_body(None, INVALID_REQUEST, exc.message, {"error": exc.code, "retryAfter": exc.retry_after})
@@ -93,6 +92,17 @@ class StreamGets:
             logger.error("a client's answer to an input request could not be kept: %s", exc)
             return HttpReply(503, b"", (("retry-after", "1"),))
         return accepted()
+
+    async def _admit(
+        self, caller: Caller, meta: Mapping[str, Any] | None, headers: Mapping[str, str], peer: str | None
+    ) -> None:
+        """Count a request against its caller's rate limit (RateLimited past it), as the tool call it serves would
+        be: the same principal (`meta`: the call's hints), else the caller's address."""
+        if self._limiter is None:
+            return
+        principal = resolve_principal(meta, caller.subject, caller.host_subject, trust_hints=self._trust_hints)
+        source = DeferredAddress(peer, headers, self._proxy_hops)() if principal.is_anonymous else None
+        await anyio.to_thread.run_sync(self._limiter.admit, caller_key(principal, source))
 
     def asked(self, headers: Mapping[str, str]) -> tuple[Session | None, EventId | ListenEvent] | None:
         """What a GET asks for, if it is something this endpoint serves: a kept call's stream (a `Last-Event-ID`
@@ -201,6 +211,10 @@ class StreamGets:
         answers = await anyio.to_thread.run_sync(streams.answers, doc)
         if answers is None:
             return poll_again()
+        try:  # counted before the claim writes anything: the rerun is this caller's tool call
+            await self._admit(caller, doc.body["call"].get("_meta"), headers, peer)
+        except RateLimited:
+            return poll_again()  # past its limit the call keeps waiting, as it was, until the window ends
         claimed = await anyio.to_thread.run_sync(streams.claim, doc)
         if claimed is None:
             return poll_again()
@@ -261,7 +275,7 @@ class StreamGets:
     async def _finish(streams: Streams, claimed: Document, body: bytes) -> None:
         """Keep the reply that ends the call. The reply goes out even if that fails (logged): the call ran, and
         answering a poll instead would have it run again. (A client that loses this reply too and resumes once the
-        claim has lapsed does run it again.)"""
+        claim has lapsed gets the lapsed call's error: it is never run again.)"""
         try:
             await anyio.to_thread.run_sync(streams.finish, claimed, body)
         except StoreError as exc:
