@@ -71,11 +71,12 @@ class ChessWidget {
     const before = this.game;
     const structured = result.structuredContent;
     const failure = failureOf(result, "The move was refused.");
-    // A conflict's structuredContent is the current game; other errors carry none.
+    // A conflict's structuredContent is the current game; other errors carry none. Its code is in `_meta.error`,
+    // which a host may drop: a failure that carries a game is a conflict whatever code it reads as.
     const game = parseGame(structured);
     if (failure) {
       const { code, message } = failure;
-      if (code === "conflict" && game) {
+      if (game) {
         this.show(game, result._meta);
         this.notice = { kind: "info", code, text: `The game changed elsewhere; the board now shows it. (${message})` };
         this.announce(statusText(game));
