@@ -90,7 +90,7 @@ def test_a_host_that_takes_no_message_gets_a_sent_form_with_no_error_notice_and_
     assert (stored["type"], stored["data"]) == ("dgui_response", {"name": "Ada Lovelace"})
 
 
-def test_without_meta_a_conflict_still_brings_the_board_to_the_game_as_it_stands(
+def test_without_meta_a_conflict_still_brings_the_board_to_the_game_and_captures_are_counted_from_the_board(
     page: Page, dev_server: DevServer
 ) -> None:
     page.goto(dev_server.playground("chess_new_game", {}, **HOSTS[0]))
@@ -106,5 +106,7 @@ def test_without_meta_a_conflict_still_brings_the_board_to_the_game_as_it_stands
     expect(chess(frame)).to_have_attribute("data-ply", "1")
     expect(square(frame, "e4")).to_have_attribute("data-piece", "wP")
     expect(frame.locator('[data-testid="move-list"] .san')).to_have_text(["e4"])
-    click_move(frame, "e7", "e5", ply_after=2)  # black's move, with no legal-move list for this position either
-    expect(frame.locator('[data-testid="move-list"] .san')).to_have_text(["e4", "e5"])
+    click_move(frame, "d7", "d5", ply_after=2)  # black's move, with no legal-move list for this position either
+    click_move(frame, "e4", "d5", ply_after=3)
+    expect(frame.locator('[data-testid="move-list"] .san')).to_have_text(["e4", "d5", "exd5"])
+    expect(frame.locator('[data-testid="captured-white"]')).to_contain_text("White has captured: 1 pawn (+1)")
