@@ -31,6 +31,9 @@ export interface GameMeta {
   captured?: { white: string[]; black: string[] };
 }
 
+/** A move the board never saw (a result without `_meta`): "…", as a move list writes an elided move. */
+export const UNSEEN = "…";
+
 const SQUARE = /^[a-h][1-8]$/;
 
 function color(value: unknown): Color | undefined {
@@ -92,11 +95,18 @@ export function statusText(game: GameState): string {
   }
 }
 
+/** The last `count` moves of `history`, or the last move alone where the history does not hold them all. */
+export function recentMoves(game: GameState, history: readonly string[] = [], count: number): string[] {
+  const recent = history.slice(-count);
+  if (count > 0 && recent.length === count && !recent.includes(UNSEEN)) return recent;
+  return game.lastMove?.san ? [game.lastMove.san] : [];
+}
+
 /** What the model is told after a change made on the board: compact (a game id, the moves just played, the FEN).
  *  `history` is the game's SAN list and `sincePly` the ply the board showed before the change. */
 export function chessContext(game: GameState, history: string[] = [], sincePly = game.ply - 1): ModelContext {
   const count = game.ply - sincePly;
-  const played = count > 0 && history.length >= count ? history.slice(-count) : game.lastMove?.san ? [game.lastMove.san] : [];
+  const played = recentMoves(game, history, count);
   // Sides alternate, and the last move was made by the side not to move now.
   const side = (i: number): Color => ((played.length - 1 - i) % 2 === 0) === (game.turn === "white") ? "black" : "white";
   const moves = played.length ? `played ${played.map((san, i) => `${san} (${side(i)})`).join(", ")}` : "no move yet";

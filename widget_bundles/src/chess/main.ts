@@ -9,7 +9,8 @@ import { el } from "../shared/dom";
 import { failureOf } from "../shared/errors";
 import { kingSquare, renderBoard, squaresInOrder } from "./board";
 import { parsePlacement, pieceName } from "./fen";
-import { parseGame, parseMeta, statusText, type GameMeta, type GameState } from "./game";
+import { parseGame, parseMeta, recentMoves, statusText, type GameMeta, type GameState } from "./game";
+import { metaFor } from "./carry";
 import { chessContext } from "./game";
 import { attachBoardInput } from "./interaction";
 import { fullscreenButton } from "./layout";
@@ -70,11 +71,12 @@ class ChessWidget {
     const before = this.game;
     const structured = result.structuredContent;
     const failure = failureOf(result, "The move was refused.");
-    // A conflict's structuredContent is the current game; other errors carry none.
+    // A conflict's structuredContent is the current game; other errors carry none. Its code is in `_meta.error`,
+    // which a host may drop: a failure that carries a game is a conflict whatever code it reads as.
     const game = parseGame(structured);
     if (failure) {
       const { code, message } = failure;
-      if (code === "conflict" && game) {
+      if (game) {
         this.show(game, result._meta);
         this.notice = { kind: "info", code, text: `The game changed elsewhere; the board now shows it. (${message})` };
         this.announce(statusText(game));
@@ -100,9 +102,10 @@ class ChessWidget {
       const saved = this.host.widgetState();
       this.flipped = typeof saved?.flipped === "boolean" ? saved.flipped : null;
     }
+    // Hints come with a position: what this result's `_meta` lacks is never taken from another position's.
+    this.meta = metaFor(parseMeta(meta), this.meta, this.game, game);
     this.game = game;
     this.listing = null;
-    if (meta !== undefined) this.meta = parseMeta(meta);
   }
 
   /** What a new result changed, in words: the moves since the last state and where the game stands. */
@@ -113,10 +116,7 @@ class ChessWidget {
       this.announce(statusText(game));
       return;
     }
-    const count = game.ply - before.ply;
-    const history = this.meta.moveHistory;
-    const played = history && history.length >= count ? history.slice(-count) : [game.lastMove?.san ?? ""];
-    this.announce(describeMoves(game, played));
+    this.announce(describeMoves(game, recentMoves(game, this.meta.moveHistory, game.ply - before.ply)));
   }
 
   private get isFlipped(): boolean {
@@ -151,9 +151,10 @@ class ChessWidget {
     if (this.notice?.kind === "error") this.notice = null;
     this.render();
     const targets = [...this.targetsOf(square)].sort();
-    const moves = targets.length ? `${targets.length === 1 ? "1 legal move" : `${targets.length} legal moves`}: ${targets.join(", ")}` : "no legal moves";
+    // Without a list of legal moves for this position the board names none: the server decides.
+    const moves = !this.meta.legalMoves ? "" : targets.length ? `, ${targets.length === 1 ? "1 legal move" : `${targets.length} legal moves`}: ${targets.join(", ")}` : ", no legal moves";
     const piece = this.pieceOn(square);
-    this.announce(`${piece[0]?.toUpperCase()}${piece.slice(1)} on ${square} picked up, ${moves}.`);
+    this.announce(`${piece[0]?.toUpperCase()}${piece.slice(1)} on ${square} picked up${moves}.`);
   }
 
   private cancel(): void {
@@ -366,7 +367,8 @@ class ChessWidget {
         el(
           "span",
           { class: "actions" },
-          el("button", { type: "button", class: "ask", "data-testid": "chess-ask", title: "Ask the assistant" }, "Ask"),
+          // Only where the host takes a message in the conversation (ui/message, sendFollowUpMessage).
+          this.host.offers("message") && el("button", { type: "button", class: "ask", "data-testid": "chess-ask", title: "Ask the assistant" }, "Ask"),
           el("button", { type: "button", class: "flip", "data-testid": "chess-flip", title: "Flip the board" }, "Flip"),
           fullscreenButton(this.host.display, (error) => {
             this.notice = { kind: "error", text: `The display could not be changed: ${String(error)}` };

@@ -3,6 +3,9 @@
 // The CSP is a <meta> first in the template's <head>: default-src 'none', scripts only from the template's
 // resourceDomains plus, by their hashes, the playground's violation listener (csp-watch.ts) and, as ChatGPT, the
 // window.openai script; never 'unsafe-eval' or 'unsafe-inline'.
+// A bare host (`bare`) keeps from the widget what third-party hosts were seen to drop: the `_meta` of the results
+// of its own tool calls (MCPJam's window.openai.callTool hands `_meta: null`) and any way to post a message in the
+// conversation (the mcp-use inspector declares no `message`, and answers ui/message with "Method not found").
 
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 import type { CallToolResult } from "@modelcontextprotocol/client";
@@ -30,6 +33,7 @@ export interface FrameOptions {
   result: Record<string, unknown>;
   mode: BridgeMode;
   theme: Theme;
+  bare?: boolean;
 }
 
 function sessionOf(result: Record<string, unknown>): string {
@@ -44,6 +48,13 @@ function textOf(content: unknown): string {
         .map((c) => (typeof c.text === "string" ? c.text : ""))
         .join("\n")
     : "";
+}
+
+/** A result as a bare host hands it to the widget: `_meta` null for window.openai, absent for MCP Apps (whose
+ *  result schema takes no null there). */
+function withoutMeta(result: Record<string, unknown>, empty: null | undefined): Record<string, unknown> {
+  const { _meta: _dropped, ...rest } = result;
+  return empty === null ? { ...rest, _meta: null } : rest;
 }
 
 export class WidgetFrame {
@@ -67,7 +78,7 @@ export class WidgetFrame {
   }
 
   async mount(options: FrameOptions): Promise<void> {
-    const { template, mode, result } = options;
+    const { template, mode, result, bare = false } = options;
     const session = sessionOf(result);
     const structured = isRecord(result.structuredContent) ? result.structuredContent : null;
     const meta = isRecord(result._meta) ? result._meta : null;
@@ -83,7 +94,7 @@ export class WidgetFrame {
         toolOutput: structured,
         toolResponseMetadata: meta,
         widgetState: this.host.widgetState.get(session) ?? null,
-      });
+      }, !bare);
       hashes.push(await sha256(script));
       head += `<script>${script}</script>`;
     }
@@ -104,7 +115,10 @@ export class WidgetFrame {
     };
     if (mode !== "mcp-apps") {
       this.shim = serveShim(frame, {
-        callTool: async (name, args) => this.host.callTool(name, args),
+        callTool: async (name, args) => {
+          const answer = await this.host.callTool(name, args);
+          return bare ? withoutMeta(answer, null) : answer;
+        },
         sendFollowUpMessage: (prompt) => this.host.message(prompt),
         setWidgetState: (state) => {
           this.host.widgetState.set(session, state);
@@ -118,7 +132,7 @@ export class WidgetFrame {
       const bridge = new AppBridge(
         null,
         { name: "widget-mcp playground", version: "0.1.0" },
-        { serverTools: {}, message: { text: {} }, openLinks: {}, updateModelContext: { text: {}, structuredContent: {} } },
+        { serverTools: {}, ...(bare ? {} : { message: { text: {} } }), openLinks: {}, updateModelContext: { text: {}, structuredContent: {} } },
         {
           hostContext: {
             theme: options.theme,
@@ -129,12 +143,17 @@ export class WidgetFrame {
           },
         },
       );
-      bridge.oncalltool = async (params) =>
-        (await this.host.callTool(params.name, params.arguments ?? {}, params._meta ?? {})) as CallToolResult;
-      bridge.onmessage = async (params) => {
-        this.host.message(textOf(params.content));
-        return {};
+      bridge.oncalltool = async (params) => {
+        const answer = await this.host.callTool(params.name, params.arguments ?? {}, params._meta ?? {});
+        return (bare ? withoutMeta(answer, undefined) : answer) as CallToolResult;
       };
+      // A bare host has no handler: AppBridge answers ui/message with "Method not found", as such hosts do.
+      if (!bare) {
+        bridge.onmessage = async (params) => {
+          this.host.message(textOf(params.content));
+          return {};
+        };
+      }
       bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
         showModelContext("ui/update-model-context", textOf(content) || JSON.stringify(structuredContent ?? {}));
         return {};

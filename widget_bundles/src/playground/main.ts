@@ -26,6 +26,8 @@ const CHATGPT_BRIDGES: BridgeMode[] = ["both", "openai"];
 const host: HostKind = hostKind(params.get("host"));
 let theme: Theme = params.get("theme") === "dark" ? "dark" : "light";
 let mode: BridgeMode = host === "chatgpt" ? (CHATGPT_BRIDGES.find((m) => m === params.get("bridge")) ?? "both") : "mcp-apps";
+// bare=1: whichever host, one that drops what some hosts drop (frame.ts): the _meta of a widget's own calls, messages.
+const bare = params.get("bare") === "1";
 let frame: WidgetFrame | null = null;
 let shown: Shown | null = null;
 let tools: ToolInfo[] = [];
@@ -46,7 +48,7 @@ const stage = el("div", { class: "stage", "data-testid": "stage" });
 const violations = el("ul", { class: "csp-violations", "data-testid": "csp-violations", "aria-label": "CSP violations" });
 const app = el(
   "div",
-  { class: "playground", "data-state": "loading", "data-host": host },
+  { class: "playground", "data-state": "loading", "data-host": host, "data-bare": bare },
   el(
     "header",
     {},
@@ -112,7 +114,7 @@ async function render(next: Shown): Promise<void> {
   shown = next;
   const template = await readTemplate(next.uri);
   frame = new WidgetFrame(stage, frameHost);
-  await frame.mount({ template, toolInput: next.toolInput, result: next.result, mode, theme });
+  await frame.mount({ template, toolInput: next.toolInput, result: next.result, mode, theme, bare });
 }
 
 function showTools(list: ToolInfo[]): void {
@@ -221,7 +223,7 @@ function offerSignIn(availability: SignInAvailability): void {
 
 /** Sets up the identity the chosen host sends. */
 async function useHost(availability: SignInAvailability): Promise<void> {
-  identity.textContent = hostSpec(host).summary;
+  identity.textContent = hostSpec(host).summary + (bare ? "; bare: widget calls answered without _meta, no messages" : "");
   if (host === "chatgpt") {
     useIdentity({ meta: { "openai/subject": SUBJECT } });
   } else if (host === "mcp-apps") {

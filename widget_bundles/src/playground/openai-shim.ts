@@ -15,7 +15,7 @@ const SHIM = `(() => {
   });
   const api = Object.assign(globals, {
     callTool: (name, args) => call("callTool", { name, args }),
-    sendFollowUpMessage: (args) => call("sendFollowUpMessage", args),
+    __MESSAGE__
     setWidgetState: (state) => { api.widgetState = state; return call("setWidgetState", { state }); },
     notifyIntrinsicHeight: (height) => { call("notifyIntrinsicHeight", { height }); },
     requestDisplayMode: (args) => call("requestDisplayMode", args),
@@ -47,9 +47,13 @@ export interface ShimGlobals {
   widgetState: unknown;
 }
 
-export function shimScript(globals: ShimGlobals): string {
+/** `message`: whether window.openai has sendFollowUpMessage (a bare host has none). */
+export function shimScript(globals: ShimGlobals, message = true): string {
   // JSON inside a <script>: escape "<" so no data can close the element.
-  return SHIM.replace("__GLOBALS__", JSON.stringify(globals).replace(/</g, "\\u003c"));
+  return SHIM.replace("__GLOBALS__", JSON.stringify(globals).replace(/</g, "\\u003c")).replace(
+    "__MESSAGE__",
+    message ? 'sendFollowUpMessage: (args) => call("sendFollowUpMessage", args),' : "",
+  );
 }
 
 export interface ShimHandlers {

@@ -17,13 +17,19 @@ export interface ToolResult {
 
 export type BridgeKind = "mcp-apps" | "openai" | "none";
 
+/** An optional call a widget shows a control for (display modes: DisplayModes.offers). An MCP Apps host lists
+ *  what it takes in its hostCapabilities, ChatGPT's window.openai by having the function or not. */
+export type HostFeature = "message";
+
 export interface Host {
   /** Which bridge carries tool calls right now. */
   readonly kind: BridgeKind;
   /** Inline or fullscreen, where the host offers it (display-mode.ts). */
   readonly display: DisplayModes;
   callTool(name: string, args: Record<string, unknown>): Promise<ToolResult>;
-  sendMessage(text: string): Promise<void>;
+  offers(feature: HostFeature): boolean;
+  /** A message in the conversation, as the user's; false (nothing sent) where the host takes none. */
+  sendMessage(text: string): Promise<boolean>;
   widgetState(): Record<string, unknown> | null;
   setWidgetState(state: Record<string, unknown>): void;
   /** Tells the model what the user changed in the widget (ui/update-model-context, and ChatGPT's widget state). */
@@ -74,12 +80,16 @@ class WidgetHost implements Host {
     throw new Error("no host bridge: this widget must run inside an MCP Apps or ChatGPT host");
   }
 
-  async sendMessage(text: string): Promise<void> {
-    if (this.app) {
-      await this.app.sendMessage({ role: "user", content: [{ type: "text", text }] });
-    } else if (this.openai?.sendFollowUpMessage) {
-      await this.openai.sendFollowUpMessage({ prompt: text });
-    }
+  offers(feature: HostFeature): boolean {
+    return Boolean(this.app?.getHostCapabilities()?.[feature]) || typeof this.openai?.sendFollowUpMessage === "function";
+  }
+
+  async sendMessage(text: string): Promise<boolean> {
+    // Never sent to a host that did not offer it: one that lacks the method answers "Method not found".
+    if (this.app?.getHostCapabilities()?.message) await this.app.sendMessage({ role: "user", content: [{ type: "text", text }] });
+    else if (this.openai?.sendFollowUpMessage) await this.openai.sendFollowUpMessage({ prompt: text });
+    else return false;
+    return true;
   }
 
   widgetState(): Record<string, unknown> | null {
@@ -97,6 +107,7 @@ class WidgetHost implements Host {
   updateModelContext(context: ModelContext): void {
     this.modelContext = context;
     // A host that refuses the update changes nothing for the user: the move or the answers are already saved.
+    // Each bridge only where it takes it: sendModelContext reads hostCapabilities, setWidgetState may be absent.
     if (this.app) sendModelContext(this.app, context).catch(() => undefined);
     if (this.openai) this.setWidgetState(this.widgetState() ?? {});
   }

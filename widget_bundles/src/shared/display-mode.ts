@@ -47,6 +47,7 @@ export class DisplayModes {
 
   /** Asks the host for `mode`; `onchange` hears what the host granted (its answer, or a change of its context). */
   async request(mode: DisplayMode): Promise<void> {
+    if (mode !== "inline" && !this.offers(mode)) return; // never asked of a host that does not list it
     const answer = this.app ? await this.app.requestDisplayMode({ mode }) : await this.openai?.requestDisplayMode?.({ mode });
     const granted = asMode((answer as { mode?: unknown } | undefined)?.mode ?? this.mode);
     if (granted !== this.mode) this.changed(granted);
