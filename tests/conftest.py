@@ -30,7 +30,12 @@ WIDGET_BASE = "https://d111111abcdef8.cloudfront.net/widgets"
 # from one address and a handful of users, so the per-caller limits are set as high as the settings allow: one
 # test's calls never use up another's allowance, and every call still goes through the counters and the quota
 # ledgers. The limits themselves are tested where they are set low (tests/functional/test_caller_limits.py).
-SHARED_SERVER_LIMITS = {"RATE_LIMIT_CALLS": "1000000", "QUOTA_LIVE_GAMES": "1000", "QUOTA_LIVE_FORMS": "1000"}
+SHARED_SERVER_LIMITS = {
+    "RATE_LIMIT_CALLS": "1000000",
+    "QUOTA_LIVE_GAMES": "1000",
+    "QUOTA_LIVE_FORMS": "1000",
+    "QUOTA_WAITING_CALLS": "1000",
+}
 for _name, _value in SHARED_SERVER_LIMITS.items():
     os.environ.setdefault(_name, _value)
 

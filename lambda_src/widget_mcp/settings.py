@@ -62,6 +62,8 @@ class Settings(BaseModel):
     quota_live_forms: int = Field(default=100, ge=1, le=1000)
     # Live tasks each principal may keep (callers without identity: per source address); each lasts TASK_TTL_SECONDS.
     quota_live_tasks: int = Field(default=100, ge=1, le=1000)
+    # Calls one principal may keep waiting for its answers at once (resumable streams: transport/kept_budgets.py).
+    quota_waiting_calls: int = Field(default=32, ge=1, le=1000)
     # Calls of tools that use stored state, per caller and window; 0 turns the limit off.
     rate_limit_calls: int = Field(default=120, ge=0, le=1_000_000)
     rate_limit_window_seconds: int = Field(default=60, ge=1, le=3600)

@@ -178,6 +178,7 @@ def streams_for(
         ttl_seconds=settings.request_state_ttl_seconds,
         work_seconds=settings.task_work_seconds,
         clock=clock,
+        kept_quota=settings.quota_waiting_calls,
     )
     if not runtime.catalog.offers_subscriptions:
         return streams, None

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import VersionConflict
-from widget_mcp.transport.kept_budgets import MAX_ANSWER_BYTES, MAX_KEPT_CALLS_PER_CALLER
+from widget_mcp.transport.kept_budgets import MAX_ANSWER_BYTES
 from widget_mcp.transport.resumption import STREAM, Streams
 from widget_mcp.wiring import Core, build_core
 
@@ -29,12 +29,15 @@ from tests.functional.test_resumable_streams import (
 )
 from tests.trip_book import trip_endpoint, trip_settings
 
+QUOTA = Settings.model_fields["quota_waiting_calls"].default
 FLAT = {"type": "object", "properties": {"city": {"type": "string", "maxLength": 40}}, "required": ["city"]}
 PEER = "203.0.113.9"
 
 
 def _forms_core(store: ReadCountingStore, **limits: Any) -> Core:
-    settings = Settings(allowed_hosts=(HOST,), rate_limit_calls=limits.pop("rate_limit_calls", 1000), **limits)
+    limits.setdefault("rate_limit_calls", 1000)
+    limits.setdefault("quota_waiting_calls", Settings.model_fields["quota_waiting_calls"].default)  # the default's
+    settings = Settings(allowed_hosts=(HOST,), **limits)
     return build_core(settings, store=store)
 
 
@@ -96,13 +99,13 @@ async def test_a_caller_keeps_a_bounded_number_of_waiting_calls_and_the_next_is_
     store = ReadCountingStore()
     wire = FormsWire(_forms_core(store).endpoint)
     session = await wire.session()
-    for rid in range(MAX_KEPT_CALLS_PER_CALLER):
+    for rid in range(QUOTA):
         assert messages(await wire.ask(session, rid=rid))[0]["method"] == "elicitation/create"
     refused = result_of(await wire.ask(session, rid=999))
     assert refused["isError"] is True
     assert refused["_meta"]["error"]["code"] == "quota_exceeded"
-    assert refused["_meta"]["error"]["limit"] == MAX_KEPT_CALLS_PER_CALLER
-    assert len(_kept(store)) == MAX_KEPT_CALLS_PER_CALLER
+    assert refused["_meta"]["error"]["limit"] == QUOTA
+    assert len(_kept(store)) == QUOTA
     # A new session from the same address is the same caller.
     other = result_of(await wire.ask(await wire.session(), rid=1000))
     assert other["_meta"]["error"]["code"] == "quota_exceeded"

@@ -29,9 +29,9 @@ MAX_REQUESTS_PER_ROUND = 16
 # The most of one answer a kept call keeps, as JSON: a form's answer budget (the forms app's 16 KB), and room for a
 # sampled message. A larger answer is kept as the error saying so (the call then fails with it), never whole.
 MAX_ANSWER_BYTES = 16 * 1024
-# How many calls one caller (ownership.caller_key) may keep waiting for answers at once: each is an item of up to
-# MAX_ITEM_BYTES, kept REQUEST_STATE_TTL_SECONDS; a call that ends frees its place an hour later, one left unanswered
-# when its day in the ledger ends (storage.documents.COUNT_SLACK_SECONDS).
+# How many calls one caller (ownership.caller_key) may keep waiting for answers at once, by default (the setting
+# QUOTA_WAITING_CALLS): each is an item of up to MAX_ITEM_BYTES, kept REQUEST_STATE_TTL_SECONDS; a call that ends
+# frees its place an hour later, one left unanswered when its day in the ledger ends (COUNT_SLACK_SECONDS).
 MAX_KEPT_CALLS_PER_CALLER = 32
 KEPT_KIND = "kept_call"
 

@@ -165,8 +165,10 @@ class Streams:
         ttl_seconds: int,
         work_seconds: int,
         clock: Callable[[], float] = time.time,
+        kept_quota: int = MAX_KEPT_CALLS_PER_CALLER,
     ) -> None:
         self._store = store
+        self._kept_quota = kept_quota
         self._signer = signer
         self._ttl = ttl_seconds
         self._work = work_seconds
@@ -265,7 +267,7 @@ class Streams:
         """Keep a call whose handler asked for input, and return the stream that carries its requests. A resumed
         call keeps its stream id, in its next round. `owner`: the verified caller (a signed-in user, a host's user)
         whose answers alone it takes; None when no one vouched for the caller. `caller`: whose quota of kept calls
-        (MAX_KEPT_CALLS_PER_CALLER) a new one takes; QuotaFull past it, nothing kept."""
+        (QUOTA_WAITING_CALLS) a new one takes; QuotaFull past it, nothing kept."""
         requests: dict[str, Any] = dict(result["inputRequests"])
         if len(requests) > MAX_REQUESTS_PER_ROUND:
             raise TooManyRequests(len(requests))
@@ -288,9 +290,7 @@ class Streams:
             stream_id = secrets.token_urlsafe(16)
             round_ = 0
             doc = Document(STREAM, stream_id, body | {"round": 0}, 1, now, now, now + self._ttl)
-            self._store.create(
-                _owner(stream_id), doc.counted_for(f"{KEPT_KIND}/{caller}"), quota=MAX_KEPT_CALLS_PER_CALLER
-            )
+            self._store.create(_owner(stream_id), doc.counted_for(f"{KEPT_KIND}/{caller}"), quota=self._kept_quota)
         else:
             stream_id, round_ = resuming.event.stream_id, resuming.doc.body["round"] + 1
             body |= {"round": round_}
