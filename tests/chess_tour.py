@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from mcp import Client
-from mcp_types import TextContent
-from tool_results import error_of
+from tool_results import assert_text_carries_structure, error_of, narration_of
 
 FOUR_MOVE_MATE = ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]
 
@@ -20,7 +19,8 @@ async def play_the_tour(client: Client, subject: str) -> None:
         assert not result.is_error, result.content
     assert result.structured_content is not None
     assert (result.structured_content["status"], result.structured_content["winner"]) == ("checkmate", "white")
-    assert result.content == [TextContent(type="text", text="White played Qxf7#. Checkmate: white wins.")]
+    assert narration_of(result) == "White played Qxf7#. Checkmate: white wins."
+    assert_text_carries_structure(result)  # the final position, as JSON, for a model that reads only text
 
     engine = await client.call_tool("chess_new_game", {"opponent": "engine"}, meta=me)
     assert engine.structured_content is not None

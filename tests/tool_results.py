@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,6 +20,34 @@ def structured(result: CallToolResult) -> dict[str, Any]:
 def text_of(result: CallToolResult) -> str:
     """The result's text content, joined: what a host without UI shows."""
     return "\n".join(getattr(block, "text", "") for block in result.content)
+
+
+def narration_of(result: CallToolResult) -> str:
+    """The first text block: the narration of a success, the sentence of an error."""
+    first = result.content[0]
+    assert first.type == "text", result.content
+    return first.text
+
+
+def assert_text_carries_structure(result: CallToolResult) -> None:
+    """What a client that hands its model only the text gives it: the narration (or an error's sentence) first,
+    then, when the result has structuredContent, that content as JSON in the second block, and no other copy."""
+    narration_of(result)
+    texts = [block.text for block in result.content[1:] if block.type == "text"]
+    if result.structured_content is None:
+        assert not any(_is_json_object(text) for text in texts), result.content
+        return
+    second = result.content[1]
+    assert second.type == "text", result.content
+    assert json.loads(second.text) == result.structured_content
+    assert texts.count(second.text) == 1, result.content
+
+
+def _is_json_object(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict)
+    except ValueError:
+        return False
 
 
 def error_of(result: CallToolResult) -> dict[str, Any]:

@@ -633,8 +633,20 @@ def _inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _content_text(result: dict[str, Any]) -> str:
+    """The result's text blocks, less the one that serializes its structuredContent (the server writes it for clients
+    that pass on only text; this pipe hands the model and the citation structuredContent itself)."""
+    structured = result.get("structuredContent")
     parts = [c.get("text", "") for c in result.get("content") or [] if isinstance(c, dict) and c.get("type") == "text"]
-    return "\n".join(p for p in parts if p)
+    return "\n".join(p for p in parts if p and not (structured is not None and _serializes(p, structured)))
+
+
+def _serializes(text: str, structured: Any) -> bool:
+    if not text.startswith("{"):
+        return False
+    try:
+        return bool(json.loads(text) == structured)
+    except ValueError:
+        return False
 
 
 def _result_text(result: dict[str, Any]) -> str:

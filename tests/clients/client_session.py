@@ -43,6 +43,25 @@ class Outcome:
         return "\n".join(block.get("text", "") for block in self.result.get("content") or [])
 
     @property
+    def narration(self) -> str:
+        """The first text block: a success's narration, an error's sentence."""
+        blocks = self.result.get("content") or []
+        assert blocks, f"{self.where}: a result with no content"
+        assert blocks[0].get("type") == "text", f"{self.where}: no text first in {blocks}"
+        return str(blocks[0]["text"])
+
+    def assert_text_carries_structure(self) -> None:
+        """What a framework that hands its model only the text passes on: after the narration, the structuredContent
+        as JSON, so the model has the state (a FEN, a ply, a form's answers) without reading structuredContent."""
+        structured = self.result.get("structuredContent")
+        if structured is None:
+            return
+        blocks = self.result.get("content") or []
+        assert len(blocks) > 1, f"{self.where}: no serialized result in {blocks}"
+        assert blocks[1].get("type") == "text", f"{self.where}: no serialized result in {blocks}"
+        assert json.loads(blocks[1]["text"]) == structured, f"{self.where}: the text says {blocks[1]['text']!r}"
+
+    @property
     def structured(self) -> dict[str, Any]:
         structured = self.result.get("structuredContent")
         assert isinstance(structured, dict), f"{self.where}: no structuredContent in {self.result}"
@@ -126,7 +145,8 @@ class ClientSession:
         assert not outcome.is_error, f"{outcome.where} failed: {outcome.text}"
         problems = schema_errors(output_schema(tool), outcome.structured)
         assert problems == [], f"{outcome.where}: structuredContent does not fit the outputSchema: {problems}"
-        assert outcome.text.strip(), f"{outcome.where}: a success with no text for the model"
+        assert outcome.narration.strip(), f"{outcome.where}: a success with no text for the model"
+        outcome.assert_text_carries_structure()
         return outcome
 
     def fails(
@@ -143,10 +163,12 @@ class ClientSession:
         error = outcome.error
         if code is not None:
             assert error.get("code") == code, f"{outcome.where}: error {error.get('code')!r}, not {code!r}: {error}"
-        assert outcome.text.strip(), f"{outcome.where}: an error result with no sentence in its content"
-        assert outcome.text == error.get("message"), (
-            f"{outcome.where}: the content's text {outcome.text!r} is not the error's sentence {error.get('message')!r}"
+        assert outcome.narration.strip(), f"{outcome.where}: an error result with no sentence in its content"
+        assert outcome.narration == error.get("message"), (
+            f"{outcome.where}: the content's text {outcome.narration!r} is not the error's sentence "
+            f"{error.get('message')!r}"
         )
+        outcome.assert_text_carries_structure()
         if outcome.result.get("structuredContent") is not None:
             problems = schema_errors(output_schema(tool), outcome.result["structuredContent"])
             assert problems == [], (

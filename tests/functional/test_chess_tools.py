@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from mcp import Client
 from mcp_types import CallToolResult, TextContent
-from tool_results import assert_conforms, error_of, output_schema
+from tool_results import assert_conforms, assert_text_carries_structure, error_of, narration_of, output_schema
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
@@ -53,20 +54,26 @@ async def test_a_move_answers_with_the_state_the_history_for_the_widget_and_a_on
 
         result = await move(client, game_id, move="Nf3", expectedPly=0)
 
+        state = {
+            "gameId": game_id,
+            "fen": "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1",
+            "turn": "black",
+            "status": "active",
+            "winner": None,
+            "ply": 1,
+            "check": False,
+            "lastMove": {"uci": "g1f3", "san": "Nf3", "from": "g1", "to": "f3"},
+            "opponent": "human",
+            "playerColor": "white",
+        }
         assert result == CallToolResult(
-            content=[TextContent(type="text", text="White played Nf3. Black to move.")],
-            structured_content={
-                "gameId": game_id,
-                "fen": "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1",
-                "turn": "black",
-                "status": "active",
-                "winner": None,
-                "ply": 1,
-                "check": False,
-                "lastMove": {"uci": "g1f3", "san": "Nf3", "from": "g1", "to": "f3"},
-                "opponent": "human",
-                "playerColor": "white",
-            },
+            # The narration, then the state as compact JSON: a model that is handed only the text has the FEN and
+            # the ply to pass back as expectedPly.
+            content=[
+                TextContent(type="text", text="White played Nf3. Black to move."),
+                TextContent(type="text", text=json.dumps(state, separators=(",", ":"))),
+            ],
+            structured_content=state,
             meta={
                 "moveHistory": ["Nf3"],
                 "pgn": '[Event "Casual game"]\n[Site "?"]\n[Date "????.??.??"]\n[Round "?"]\n[White "?"]\n[Black "?"]\n'
@@ -93,7 +100,8 @@ async def test_the_four_move_mate_ends_the_game_with_white_winning_and_no_legal_
         assert result.structured_content["status"] == "checkmate"
         assert result.structured_content["winner"] == "white"
         assert result.structured_content["check"] is True
-        assert result.content == [TextContent(type="text", text="White played Qxf7#. Checkmate: white wins.")]
+        assert narration_of(result) == "White played Qxf7#. Checkmate: white wins."
+        assert_text_carries_structure(result)
         assert result.meta is not None
         assert result.meta["legalMoves"] == []
         assert result.meta["moveHistory"] == FOUR_MOVE_MATE
@@ -127,9 +135,7 @@ async def test_against_the_engine_its_reply_comes_in_the_same_call_with_its_anal
         assert result.structured_content["turn"] == "white"
         assert result.meta is not None
         reply = result.meta["moveHistory"][1]
-        assert result.content[0] == TextContent(
-            type="text", text=f"White played e4; the engine replied {reply}. White to move."
-        )
+        assert narration_of(result) == f"White played e4; the engine replied {reply}. White to move."
         analysis = result.meta["analysis"]
         assert analysis["bestMoveSan"] == reply
         assert analysis["pv"][0] == analysis["bestMove"] == result.structured_content["lastMove"]["uci"]
@@ -145,7 +151,7 @@ async def test_playing_black_against_the_engine_starts_with_the_engines_first_mo
         assert (result.structured_content["ply"], result.structured_content["turn"]) == (1, "black")
         assert result.meta is not None
         assert "analysis" in result.meta
-        assert "The engine opened with" in result.content[0].text  # type: ignore[union-attr]
+        assert "The engine opened with" in narration_of(result)
 
 
 async def test_a_retried_move_with_the_same_expected_ply_returns_the_same_result_and_moves_once(
@@ -174,6 +180,7 @@ async def test_a_move_for_a_ply_the_game_has_left_is_a_conflict_carrying_the_cur
         assert error_of(stale)["code"] == "conflict"
         assert stale.structured_content == current.structured_content
         assert_conforms(stale, await output_schema(client, "chess_move"))
+        assert_text_carries_structure(stale)  # the sentence, then the game as it now stands
         assert stale.meta is not None
         assert stale.meta["moveHistory"] == ["e4"]
         assert stale.meta["openai/widgetSessionId"] == game_id
@@ -209,7 +216,8 @@ async def test_a_bad_move_is_a_clear_error_and_leaves_the_game_as_it_was(
 
         error = error_of(result)
         assert error["code"] == code
-        assert result.content[0].text == error["message"]  # type: ignore[union-attr]
+        assert narration_of(result) == error["message"]
+        assert_text_carries_structure(result)
         assert await show(client, game_id) == before
 
 
@@ -319,7 +327,8 @@ async def test_showing_a_game_emits_a_board_and_a_move_list_display_widget_with_
         assert moves["data"]["moves"] == ["e4", "e5", "Nf3"]
         assert moves["fallback"] == "1. e4 e5 2. Nf3"
         texts = [c.text for c in shown.content]  # type: ignore[union-attr]
-        assert texts[1:] == [board["fallback"], "1. e4 e5 2. Nf3"]
+        assert_text_carries_structure(shown)
+        assert texts[2:] == [board["fallback"], "1. e4 e5 2. Nf3"]  # after the narration and the state
         assert "R N B Q K B . R" in board["fallback"]
 
 
@@ -338,7 +347,8 @@ async def test_resigning_ends_the_game_for_the_resigning_player_and_cannot_be_re
             "resigned",
             "black",
         )
-        assert seat_result.content == [TextContent(type="text", text="Black resigned: white wins.")]
+        assert narration_of(seat_result) == "Black resigned: white wins."
+        assert_text_carries_structure(seat_result)
         assert error_of(again)["code"] == "game_over"
         late = await move(client, hot_seat, move="e5")
         assert error_of(late)["code"] == "game_over"

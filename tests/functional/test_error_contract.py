@@ -11,7 +11,7 @@ import pytest
 from mcp import Client
 from mcp_types import CallToolResult
 from served_tools import SERVED_TOOLS
-from tool_results import assert_conforms, error_of, text_of
+from tool_results import assert_conforms, assert_text_carries_structure, error_of, narration_of
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
@@ -69,7 +69,8 @@ def assert_contract(result: CallToolResult, output_schema: dict[str, Any] | None
     error = error_of(result)
     assert re.fullmatch(r"[a-z][a-z0-9_]*", error["code"]), error
     assert error["message"].strip(), error
-    assert text_of(result) == error["message"], result.content
+    assert narration_of(result) == error["message"], result.content
+    assert_text_carries_structure(result)
     assert_conforms(result, output_schema)
 
 

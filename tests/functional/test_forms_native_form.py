@@ -11,7 +11,7 @@ from mcp import Client
 from mcp.client import advertise
 from mcp_types import ElicitRequestParams, ElicitResult
 from servers import serve
-from tool_results import error_of
+from tool_results import assert_conforms, assert_text_carries_structure, error_of, narration_of, output_schema
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.wiring import build_app, build_core
@@ -58,27 +58,30 @@ async def test_a_host_without_widgets_shows_a_flat_form_natively_and_the_answer_
     host = Host({"city": "Oslo", "nights": 2, "breakfast": True})
     async with Client(f"{base_url}/mcp", mode="2026-07-28", elicitation_callback=host.elicit) as mcp:
         result = await mcp.call_tool("ask_question", {"question": FLAT, "title": "Your stay"}, meta=ALICE)
-        form = result.structured_content
-        assert form is not None
-        stored = await mcp.call_tool("get_form_response", {"formId": form["formId"]}, meta=ALICE)
+        response = result.structured_content
+        assert response is not None
+        stored = await mcp.call_tool("get_form_response", {"formId": response["formId"]}, meta=ALICE)
+        schema = await output_schema(mcp, "ask_question")
     [asked] = host.asked
     assert asked.message == "Your stay"
     assert asked.requested_schema["properties"] == FLAT["properties"]
     assert asked.requested_schema["required"] == ["city", "nights"]
-    assert form["type"] == "dgui_form"
-    assert form["schema"] == FLAT
-    assert result.meta is not None
-    response = result.meta["dgui_response"]
+    # The structured result is the answer, not the question: a client that reads only structuredContent (or only
+    # the text, which carries it) gives its model what the user said.
     assert response == {
         "type": "dgui_response",
-        "formId": form["formId"],
+        "formId": response["formId"],
         "data": {"city": "Oslo", "nights": 2, "breakfast": True},
         "step": 0,
         "steps": 1,
         "complete": True,
         "next": None,
     }
-    assert "Oslo" in result.content[0].text  # type: ignore[union-attr]
+    assert_conforms(result, schema)
+    assert_text_carries_structure(result)
+    assert result.meta is not None
+    assert result.meta["dgui_response"] == response
+    assert "Oslo" in narration_of(result)
     assert stored.structured_content is not None
     assert stored.structured_content["type"] == "dgui_response"
     assert stored.structured_content["data"] == response["data"]
@@ -113,18 +116,30 @@ async def test_a_form_elicitation_cannot_carry_falls_back_to_the_dgui_form(
     assert host.asked == []
     assert result.structured_content is not None
     assert result.structured_content["type"] == "dgui_form"
-    assert "Showing a form" in result.content[0].text  # type: ignore[union-attr]
+    assert "Showing a form" in narration_of(result)
 
 
-async def test_a_declined_native_form_leaves_the_form_unanswered(base_url: str) -> None:
-    host = Host(action="decline")
+@pytest.mark.parametrize(("action", "said"), [("decline", "declined"), ("cancel", "cancelled")])
+async def test_a_declined_or_cancelled_native_form_is_pending_saying_what_the_user_did(
+    base_url: str, action: str, said: str
+) -> None:
+    host = Host(action=action)
     async with Client(f"{base_url}/mcp", mode="2026-07-28", elicitation_callback=host.elicit) as mcp:
         result = await mcp.call_tool("ask_question", {"question": FLAT}, meta=ALICE)
-        form_id = result.structured_content["formId"]  # type: ignore[index]
-        stored = await mcp.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
-    assert "declined" in result.content[0].text  # type: ignore[union-attr]
+        pending = result.structured_content
+        assert pending is not None
+        stored = await mcp.call_tool("get_form_response", {"formId": pending["formId"]}, meta=ALICE)
+        schema = await output_schema(mcp, "ask_question")
+    assert not result.is_error
+    assert pending["type"] == "dgui_pending"
+    assert pending["action"] == action
+    assert pending["complete"] is False
+    assert_conforms(result, schema)
+    assert_text_carries_structure(result)
+    assert said in narration_of(result)
     assert stored.structured_content is not None
     assert stored.structured_content["type"] == "dgui_pending"
+    assert "action" not in stored.structured_content  # only the round the user refused says so
 
 
 async def test_a_native_answer_the_form_refuses_is_a_dgui_error(base_url: str) -> None:

@@ -58,6 +58,7 @@ async def test_the_demo_returns_three_tiers_with_widgets_in_emission_order(clien
     assert result == CallToolResult(
         content=[
             TextContent(type="text", text="Showed a message of 3 words."),
+            TextContent(type="text", text='{"message":"hello big world","length":15,"words":3}'),
             TextContent(type="text", text="hello big world"),
             TextContent(type="text", text="characters: 15, words: 3"),
         ],

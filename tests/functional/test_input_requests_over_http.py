@@ -19,6 +19,7 @@ from mcp_types import (
     LoggingMessageNotificationParams,
     TextContent,
 )
+from tool_results import assert_text_carries_structure
 from widget_mcp.server import build_runtime, build_server
 
 from tests.trip_book import GO, book, served_trips, trip_endpoint, trip_settings
@@ -83,7 +84,8 @@ async def test_a_declined_form_reaches_the_handler(base_url: str) -> None:
 
     async with Client(f"{base_url}/mcp", mode="2026-07-28", elicitation_callback=decline) as mcp:
         result = await mcp.call_tool("book_trip", {"city": "Oslo"})
-    assert result.content == [TextContent(type="text", text="Nothing was booked.")]
+    assert result.content[0] == TextContent(type="text", text="Nothing was booked.")
+    assert_text_carries_structure(result)
 
 
 async def test_a_tampered_state_over_http_is_a_clear_invalid_params_error(base_url: str) -> None:

@@ -45,7 +45,7 @@ def in_memory(core: Core, mode: str) -> Client:
 
 
 @pytest.mark.parametrize("mode", MODES)
-async def test_a_result_carries_an_image_and_a_resource_link_after_the_narration_and_before_fallbacks(
+async def test_a_result_carries_an_image_and_a_resource_link_after_the_narration_and_its_json_before_fallbacks(
     library: Core, mode: str
 ) -> None:
     async with in_memory(library, mode) as client:
@@ -53,6 +53,7 @@ async def test_a_result_carries_an_image_and_a_resource_link_after_the_narration
     wire = [block.model_dump(by_alias=True, exclude_none=True) for block in result.content]
     assert wire == [
         {"type": "text", "text": "Here is the cover."},
+        {"type": "text", "text": '{"isbn":"9780441013593"}'},
         {"type": "image", "data": base64.b64encode(COVER).decode(), "mimeType": "image/png"},
         {
             "type": "resource_link",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import json
 
 import pytest
 from widget_mcp.toolkit import (
@@ -15,6 +16,7 @@ from widget_mcp.toolkit import (
     Text,
     ToolResult,
 )
+from widget_mcp.toolkit.results import error_wire
 
 
 def test_each_block_renders_the_mcp_wire_shape_with_binary_data_base64_encoded() -> None:
@@ -57,20 +59,32 @@ def test_a_block_no_client_could_read_is_refused_when_built_naming_the_field(bui
     assert caught.value.field == field
 
 
-def test_the_narration_comes_first_then_the_blocks_then_the_display_widgets_fallbacks() -> None:
+def test_the_narration_comes_first_then_the_structured_content_then_the_blocks_then_the_fallbacks() -> None:
     result = ToolResult(
         structured={"n": 1},
         narration="Said.",
         content=[Image(b"i", "image/gif"), ResourceLink("docs://b", "b")],
     )
     wire = result.to_wire([DisplayWidget("text", {"text": "t"}, fallback="fallback")])
-    assert [block["type"] for block in wire["content"]] == ["text", "image", "resource_link", "text"]
+    assert [block["type"] for block in wire["content"]] == ["text", "text", "image", "resource_link", "text"]
     assert wire["content"][0]["text"] == "Said."
+    assert json.loads(wire["content"][1]["text"]) == wire["structuredContent"] == {"n": 1}
     assert wire["content"][-1]["text"] == "fallback"
-    assert wire["structuredContent"] == {"n": 1}
 
 
-def test_a_result_without_blocks_is_the_narration_alone() -> None:
-    assert ToolResult(structured={}, narration="Only this.").to_wire([])["content"] == [
-        {"type": "text", "text": "Only this."}
+def test_a_result_without_blocks_is_the_narration_and_its_structured_content_as_compact_json() -> None:
+    structured = {"city": "Zürich", "nested": {"ply": 3, "tags": ["a", "b"]}}
+    assert ToolResult(structured=structured, narration="Only this.").to_wire([])["content"] == [
+        {"type": "text", "text": "Only this."},
+        # Compact, non-ASCII as itself: what a model reading only the text is handed costs as few tokens as it can.
+        {"type": "text", "text": '{"city":"Zürich","nested":{"ply":3,"tags":["a","b"]}}'},
     ]
+
+
+def test_an_error_result_keeps_its_sentence_and_serializes_only_a_structured_content_it_carries() -> None:
+    plain = error_wire("gone", "It is gone; start again.")
+    assert plain["content"] == [{"type": "text", "text": "It is gone; start again."}]
+    state = {"gameId": "g", "ply": 4}
+    carrying = error_wire("conflict", "The game moved on.", structured=state)
+    assert [block["text"] for block in carrying["content"]] == ["The game moved on.", '{"gameId":"g","ply":4}']
+    assert carrying["structuredContent"] == state

@@ -20,7 +20,15 @@ async def test_the_readme_examples_declare_a_tool_resources_a_template_and_a_pro
     book: ToolBook = app["book"]
     cover = book.tools["library_cover"].handler(app["CoverIn"](isbn="9780441013593"), app["ToolCall"]("t", ANONYMOUS))
     wire = cover.to_wire([])  # type: ignore[union-attr]
-    assert [block["type"] for block in wire["content"]] == ["text", "image", "resource_link", "resource", "text"]
+    assert [block["type"] for block in wire["content"]] == [
+        "text",
+        "text",
+        "image",
+        "resource_link",
+        "resource",
+        "text",
+    ]
+    assert json.loads(wire["content"][1]["text"]) == wire["structuredContent"]
     catalog = Catalog([book])
     assert set(catalog.resources) == {"library://catalog", "library://logo.png"}
     record = await catalog.read("library://books/9780141439587")

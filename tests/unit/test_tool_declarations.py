@@ -1,6 +1,7 @@
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 from pydantic import BaseModel, Field
 from widget_mcp.toolkit import DeclarationError, ToolBook, ToolCall, ToolResult, WidgetSpec
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolSpec
@@ -156,3 +157,59 @@ def test_with_sign_in_on_a_tool_that_needs_it_asks_for_oauth2_with_its_prefixed_
 def test_a_public_tool_or_any_tool_with_sign_in_off_needs_no_auth() -> None:
     for described in (declare().describe(None, SignInDeclaration()), declare(sign_in=("chess",)).describe(None)):
         assert described["securitySchemes"] == described["_meta"]["securitySchemes"] == [{"type": "noauth"}]
+
+
+class Answered(BaseModel):
+    answer: str
+
+
+class Failed(BaseModel):
+    reason: str
+
+
+def test_a_tool_returning_one_of_several_shapes_publishes_an_output_schema_that_admits_each_and_only_those() -> None:
+    book = ToolBook()
+
+    @book.tool(
+        name="ask",
+        title="Ask",
+        description="Asks, or answers at once.",
+        output=(Out, Answered),
+        error_output=Failed,
+        read_only=True,
+        destructive=False,
+        open_world=False,
+        invoking="a",
+        invoked="b",
+    )
+    def ask(args: In, call: ToolCall) -> ToolResult:
+        return ToolResult(structured=Answered(answer="yes"), narration="Answered.")
+
+    spec = book.tools["ask"]
+    schema = spec.output_schema
+    validator = Draft202012Validator(schema)
+    assert schema["type"] == "object"
+    assert schema["anyOf"][0] == Out.model_json_schema()  # the usual success first, as the playground reads it
+    for instance in (Out(y=1), Answered(answer="yes"), Failed(reason="no")):
+        assert validator.is_valid(instance.model_dump(mode="json")), instance
+        assert spec.declares(instance)
+    assert not validator.is_valid({"neither": True})
+    assert not spec.declares(In())
+    assert spec.describe(None)["outputSchema"] == schema
+
+
+def test_a_tool_must_name_at_least_one_output_model() -> None:
+    with pytest.raises(DeclarationError, match="at least one model"):
+        ToolBook().tool(
+            name="empty",
+            title="Empty",
+            description="Returns nothing.",
+            output=(),
+            read_only=True,
+            destructive=False,
+            open_world=False,
+            invoking="a",
+            invoked="b",
+        )
+    with pytest.raises(DeclarationError, match="an output must be a pydantic model"):
+        declare(other_outputs=(dict,))

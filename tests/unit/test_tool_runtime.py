@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import Literal
 
@@ -169,7 +170,11 @@ async def test_an_error_carries_structured_content_only_as_a_declared_model_that
     result = await runtime.call("refuse", {"structured": payload}, None)
     assert result.get("structuredContent") == structured
     assert result["isError"] is True
-    assert result["content"] == [{"type": "text", "text": "Refused, as asked."}]
+    # The sentence, then what the error carries as structuredContent, serialized for clients that read only text.
+    assert result["content"][0] == {"type": "text", "text": "Refused, as asked."}
+    assert [json.loads(block["text"]) for block in result["content"][1:]] == (
+        [] if structured is None else [structured]
+    )
     assert result["_meta"] == {"error": {"code": "refused", "message": "Refused, as asked.", "fields": {"x": "bad"}}}
     schema = Draft202012Validator(listed["outputSchema"])
     assert listed["outputSchema"]["type"] == "object"  # hosts require it at the top, union or not

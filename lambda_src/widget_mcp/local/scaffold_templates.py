@@ -184,7 +184,8 @@ async def test_a_note_answers_with_structured_content_a_widget_and_a_narration(c
     assert result.meta is not None
     note = "Check again on Monday"
     assert result.meta["widgets"] == [{"type": "widget", "widget": "text", "data": {"text": note}, "fallback": note}]
-    assert texts(result) == ["Showed the note (4 words).", note]  # the narration, then each widget's fallback
+    # The narration, the structured content as JSON (for clients that hand their model only text), each fallback.
+    assert texts(result) == ["Showed the note (4 words).", '{"note":"Check again on Monday","words":4}', note]
 
 
 async def test_an_empty_note_is_an_error_result_with_its_code(client: Client) -> None:

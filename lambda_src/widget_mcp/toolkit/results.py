@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,6 +12,16 @@ from pydantic import BaseModel
 from widget_mcp.toolkit.content import ContentBlock
 
 WIDGET_SESSION_KEY = "openai/widgetSessionId"
+
+# Built once: `json.dumps` with options builds a new encoder on every call.
+_COMPACT_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
+def structured_text(structured: Mapping[str, Any]) -> dict[str, Any]:
+    """structuredContent serialized as a text block (compact JSON, non-ASCII kept), as the MCP spec asks of a tool
+    that returns structured content: many agent frameworks hand their model only the text, and it needs the state
+    (a FEN, a ply, a form's answers) as much as the widget does."""
+    return {"type": "text", "text": _COMPACT_JSON.encode(structured)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +42,9 @@ class ToolResult:
 
     `structured` is seen by the model and the widget (keep it small); `narration` is the text for the
     model and for hosts without UI; `meta` reaches only the widget (history, large or private data).
-    `content` adds blocks after the narration (images, audio, embedded resources, resource links); display
-    widgets' fallbacks follow them.
+    On the wire, `content` is the narration, then `structured` serialized as JSON (clients that pass the model only
+    the text still give it the whole result), then the blocks given in `content` (images, audio, embedded
+    resources, resource links), then display widgets' fallbacks in the order they were emitted.
     """
 
     structured: BaseModel | dict[str, Any]
@@ -50,13 +62,14 @@ class ToolResult:
         meta = dict(self.meta)
         if self.widget_session_id is not None:
             meta[WIDGET_SESSION_KEY] = self.widget_session_id
-        content = [{"type": "text", "text": self.narration}]
+        structured = self.structured_dict()
+        content = [{"type": "text", "text": self.narration}, structured_text(structured)]
         if self.content:
             content.extend(block.to_wire() for block in self.content)
         if widgets:
             meta["widgets"] = [w.to_wire() for w in widgets]
             content.extend({"type": "text", "text": w.fallback} for w in widgets)
-        wire: dict[str, Any] = {"content": content, "structuredContent": self.structured_dict(), "isError": False}
+        wire: dict[str, Any] = {"content": content, "structuredContent": structured, "isError": False}
         if meta:
             wire["_meta"] = meta
         return wire
@@ -73,13 +86,17 @@ def error_wire(
 ) -> dict[str, Any]:
     """An error result: `message` for the model in `content`, `{code, message, **details}` in `_meta.error` for
     widgets and programs (every client passes `_meta` through unvalidated), and `structured` only when the caller
-    checked it conforms to the tool's outputSchema: clients may validate structuredContent on errors too."""
+    checked it conforms to the tool's outputSchema: clients may validate structuredContent on errors too. A
+    `structured` is also serialized after the message, as on a success (e.g. the current game on a conflict)."""
     error: dict[str, Any] = {"code": code, "message": message}
     error.update((key, value) for key, value in (details or {}).items() if key not in error)
     if retryable:
         error["retryable"] = True
+    content = [{"type": "text", "text": message}]
+    if structured is not None:
+        content.append(structured_text(structured))
     wire: dict[str, Any] = {
-        "content": [{"type": "text", "text": message}],
+        "content": content,
         "isError": True,
         "_meta": {**(meta or {}), "error": error},
     }

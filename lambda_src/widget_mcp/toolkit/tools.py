@@ -7,7 +7,7 @@ import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, Union, cast
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -56,6 +56,9 @@ class ToolSpec:
     # The structuredContent this tool's error results may carry besides `output_model` (e.g. DGUI's `dgui_error`);
     # the outputSchema admits both, since clients validate structuredContent on errors too.
     error_output: type[BaseModel] | None = None
+    # Other shapes a success may return besides `output_model` (e.g. ask_question's answered form, a
+    # `dgui_response`); the outputSchema admits each.
+    other_outputs: tuple[type[BaseModel], ...] = ()
     widget_accessible: bool = False
     visibility: Visibility = "public"
     # With sign-in on, the scopes a caller's token must hold; None keeps the tool public.
@@ -86,14 +89,17 @@ class ToolSpec:
             raise DeclarationError(self.name, "task_support is forbidden, optional or required")
         if self.visibility == "private" and not self.widget_accessible:
             raise DeclarationError(self.name, "a private tool is only reachable from a widget: set widget_accessible")
-        if not isinstance(self.output_model, type) or not issubclass(self.output_model, BaseModel):
-            raise DeclarationError(self.name, "output_model must be a pydantic model (it becomes the outputSchema)")
+        for output in (self.output_model, *self.other_outputs):
+            if not isinstance(output, type) or not issubclass(output, BaseModel):
+                raise DeclarationError(self.name, "an output must be a pydantic model (it becomes the outputSchema)")
         if self.error_output is not None and not (
             isinstance(self.error_output, type) and issubclass(self.error_output, BaseModel)
         ):
             raise DeclarationError(self.name, "error_output must be a pydantic model (it joins the outputSchema)")
         object.__setattr__(self, "input_schema", json_schema(self.input_model))
-        object.__setattr__(self, "output_schema", output_json_schema(self.output_model, self.error_output))
+        object.__setattr__(
+            self, "output_schema", output_json_schema((self.output_model, *self.other_outputs), self.error_output)
+        )
         object.__setattr__(self, "is_async", inspect.iscoroutinefunction(self.handler))
         uncapped = uncapped_arguments(self.input_schema)
         if uncapped:
@@ -103,8 +109,8 @@ class ToolSpec:
     def declares(self, structured: BaseModel) -> bool:
         """Whether `structured` may be this tool's structuredContent: an instance of a model its outputSchema
         was generated from, so it conforms by construction."""
-        models = (self.output_model,) if self.error_output is None else (self.output_model, self.error_output)
-        return isinstance(structured, models)
+        models = (self.output_model, *self.other_outputs)
+        return isinstance(structured, models if self.error_output is None else (*models, self.error_output))
 
     def security_schemes(self, auth: SignInDeclaration | None) -> list[dict[str, Any]]:
         """How a host must call the tool: anonymously, or with an OAuth token holding these scopes."""
@@ -165,13 +171,14 @@ def json_schema(model: type[BaseModel]) -> dict[str, Any]:
 
 
 @cache
-def output_json_schema(output: type[BaseModel], error_output: type[BaseModel] | None) -> dict[str, Any]:
-    """A tool's outputSchema: its output model's, or with `error_output`, an object that is either of the two
-    (hosts require `type: "object"` at the top; `anyOf` keeps it readable by any JSON Schema validator). The output
-    model is the first branch: what a success returns, as the playground reads it."""
-    if error_output is None:
-        return json_schema(output)
-    union: dict[str, Any] = TypeAdapter(cast(Any, output | error_output)).json_schema()
+def output_json_schema(outputs: tuple[type[BaseModel], ...], error_output: type[BaseModel] | None) -> dict[str, Any]:
+    """A tool's outputSchema: its output model's, or with other outputs or an `error_output`, an object that is any
+    of them (hosts require `type: "object"` at the top; `anyOf` keeps it readable by any JSON Schema validator). The
+    first output model is the first branch: what a success usually returns, as the playground reads it."""
+    models = outputs if error_output is None else (*outputs, error_output)
+    if len(models) == 1:
+        return json_schema(models[0])
+    union: dict[str, Any] = TypeAdapter(cast(Any, Union[models])).json_schema()  # noqa: UP007 - built from a tuple
     return inline_refs({"type": "object", **union})
 
 
@@ -262,7 +269,7 @@ class ToolBook:
         name: str,
         title: str,
         description: str,
-        output: type[BaseModel],
+        output: type[BaseModel] | tuple[type[BaseModel], ...],
         read_only: bool,
         destructive: bool,
         open_world: bool,
@@ -280,8 +287,14 @@ class ToolBook:
 
         `task_support` (`optional` or `required`) lets a call run as a task: see `ToolCall.background`.
 
-        An error result carries structuredContent only when its `ToolError` gives a `structured` instance of
-        `output` or of `error_output` (declared here, so the outputSchema admits it)."""
+        `output` is the model of what a success returns, or a tuple of models when it returns one of several shapes
+        (the first is the usual one); the outputSchema admits each. An error result carries structuredContent only
+        when its `ToolError` gives a `structured` instance of an output or of `error_output` (declared here, so the
+        outputSchema admits it)."""
+
+        outputs = output if isinstance(output, tuple) else (output,)
+        if not outputs:
+            raise DeclarationError(name, "output names at least one model")
 
         def register(fn: Handler) -> Handler:
             if name in self.tools:
@@ -291,7 +304,8 @@ class ToolBook:
                 title=title,
                 description=description,
                 input_model=_input_model_of(fn),
-                output_model=output,
+                output_model=outputs[0],
+                other_outputs=outputs[1:],
                 read_only=read_only,
                 destructive=destructive,
                 open_world=open_world,

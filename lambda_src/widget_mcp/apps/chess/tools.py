@@ -87,8 +87,8 @@ class MoveInput(BaseModel):
         alias="expectedPly",
         ge=0,
         le=MAX_PLY,
-        description="The ply you saw (structuredContent.ply). The move is refused with 'conflict' if the game moved "
-        "on; a retry of a move that already landed returns its result again.",
+        description="The game's `ply` in the last result you saw (every chess result states it). The move is refused "
+        "with 'conflict' if the game moved on; a retry of a move that already landed returns its result again.",
     )
 
     @model_validator(mode="after")

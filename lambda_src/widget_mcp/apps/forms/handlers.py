@@ -147,18 +147,29 @@ class FormHandlers:
             session = self.service.keep(owner, draft)
             if answer.accepted:
                 session = self.service.submit(owner, session.form_id, answer.content, 0).session
-        payload = form_payload(session, 0)
+        # The structured result is what the round ended with (the answer, or that there is none), not the question:
+        # clients that read only structuredContent give their model that.
         if not answer.accepted:
-            refused = "declined" if answer.action == "decline" else "cancelled"
+            declined = answer.action == "decline"
+            pending = ResponsePayload(
+                type="dgui_pending",
+                formId=session.form_id,
+                step=0,
+                steps=1,
+                complete=False,
+                action="decline" if declined else "cancel",
+            )
+            refused = "declined" if declined else "cancelled"
             narration = f"The user {refused} the form; nothing was answered. Form id {session.form_id}."
-            return ToolResult(structured=payload, narration=narration, widget_session_id=session.form_id)
+            return ToolResult(structured=pending, narration=narration, widget_session_id=session.form_id)
         data = session.steps[0].answer or {}
         response = ResponsePayload(
             type="dgui_response", formId=session.form_id, data=data, step=0, steps=1, complete=True
         )
+        title = session.steps[0].title or "the form"
         return ToolResult(
-            structured=payload,
-            narration=f"The user answered {payload.title or 'the form'}: {_summary(data)}. Form id {session.form_id}.",
+            structured=response,
+            narration=f"The user answered {title}: {_summary(data)}. Form id {session.form_id}.",
             meta={"dgui_response": response.model_dump(mode="json", by_alias=True)},
             widget_session_id=session.form_id,
         )

@@ -145,7 +145,9 @@ class FormPayload(BaseModel):
 
 
 class ResponsePayload(BaseModel):
-    """A `dgui_response` (the answers) or `dgui_pending` (not answered yet); `next` is the following step's form."""
+    """A `dgui_response` (the answers) or `dgui_pending` (not answered yet); `next` is the following step's form.
+    `action` is set only on the `dgui_pending` that ends a native form (elicitation) the user declined or cancelled:
+    nothing will answer that form, so the model should not wait for it."""
 
     model_config = _CAMEL
 
@@ -156,6 +158,11 @@ class ResponsePayload(BaseModel):
     steps: int
     complete: bool
     next: FormPayload | None = None
+    action: Literal["decline", "cancel"] | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="What the user did instead of answering a native form: declined or cancelled it.",
+    )
 
 
 class DguiError(BaseModel):
@@ -196,7 +203,9 @@ def build_book(context: AppContext) -> ToolBook:
             "buttons or checkboxes. The user's answers come back in the conversation; you can also fetch them "
             "with get_form_response and the returned formId. Never assume values the user has not given."
         ),
-        output=FormPayload,
+        # A `dgui_form` to show; where the client asked the user natively, the answer (`dgui_response`) or, if the
+        # user declined, a `dgui_pending` saying so.
+        output=(FormPayload, ResponsePayload),
         error_output=DguiError,
         read_only=False,
         destructive=False,

@@ -1,0 +1,43 @@
+"""The Open WebUI pipe's text of a result: it hands its model structuredContent itself, so the copy the server
+writes into the text for text-only clients is not passed on a second time."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from widget_mcp.toolkit import DisplayWidget, ToolResult
+from widget_mcp.toolkit.results import error_wire
+
+INTEGRATION = Path(__file__).resolve().parents[2] / "integrations" / "openwebui" / "widget_mcp.py"
+
+
+@pytest.fixture(scope="module")
+def pipe() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("openwebui_widget_mcp_result_text", INTEGRATION)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_pipe_passes_on_the_narration_and_fallbacks_and_the_structured_content_once(pipe: ModuleType) -> None:
+    structured = {"gameId": "g", "ply": 3}
+    result = ToolResult(structured=structured, narration="White played e4.").to_wire(
+        [DisplayWidget("text", {"text": "board"}, fallback="the board as text")]
+    )
+    assert pipe._content_text(result) == "White played e4.\nthe board as text"
+    cited = pipe._result_text(result)
+    assert cited.count('"ply"') == 1
+    assert json.loads(cited.splitlines()[-1]) == structured
+
+
+def test_an_error_s_sentence_reaches_the_pipe_without_the_state_it_carries(pipe: ModuleType) -> None:
+    result = error_wire("conflict", "The game moved on.", structured={"gameId": "g", "ply": 4})
+    assert pipe._content_text(result) == "The game moved on."
