@@ -198,19 +198,25 @@ async def test_a_call_whose_run_outlives_its_lease_is_never_run_again_and_ends_o
     assert store.get(owner, STREAM, doc.doc_id).body["reply"] != "late"  # type: ignore[union-attr]
 
 
-async def test_the_native_form_admits_its_caller_before_checking_the_form_and_checks_it_once_a_round(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+@pytest.fixture
+def checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry per form the forms service checks (its real check runs)."""
     from widget_mcp.apps.forms.service import FormService
 
-    checks: list[int] = []
+    counted: list[int] = []
     real = FormService.check
 
-    def counted(self: FormService, *args: Any) -> Any:
-        checks.append(1)
+    def check(self: FormService, *args: Any) -> Any:
+        counted.append(1)
         return real(self, *args)
 
-    monkeypatch.setattr(FormService, "check", counted)
+    monkeypatch.setattr(FormService, "check", check)
+    return counted
+
+
+async def test_the_native_form_admits_its_caller_before_checking_the_form_and_checks_it_once_a_round(
+    checks: list[int],
+) -> None:
     store = ReadCountingStore()
     wire = FormsWire(_forms_core(store, rate_limit_calls=3).endpoint)
     session = await wire.session()
@@ -235,18 +241,8 @@ def result_of(reply: Any) -> dict[str, Any]:
 
 
 async def test_a_form_elicitation_cannot_carry_in_an_eliciting_host_is_the_widgets_form_checked_once(
-    monkeypatch: pytest.MonkeyPatch,
+    checks: list[int],
 ) -> None:
-    from widget_mcp.apps.forms.service import FormService
-
-    checks: list[int] = []
-    real = FormService.check
-
-    def counted(self: FormService, *args: Any) -> Any:
-        checks.append(1)
-        return real(self, *args)
-
-    monkeypatch.setattr(FormService, "check", counted)
     wire = FormsWire(_forms_core(ReadCountingStore()).endpoint)
     wide = {**FLAT, "anyOf": [True] * 50}  # elicitation carries no `anyOf`
     params = {"name": "ask_question", "arguments": {"question": wide}}

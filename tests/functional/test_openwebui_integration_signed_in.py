@@ -5,20 +5,17 @@ user who did not is told where to put one; the widget's own calls, which cannot 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import secrets
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import httpx
 import pytest
+from openwebui_plugin import load_plugin
 from widget_mcp.local.process import LocalServer, local_server
 
-INTEGRATION = Path(__file__).resolve().parents[2] / "integrations" / "openwebui" / "widget_mcp.py"
 SECRET = secrets.token_urlsafe(32)
 
 
@@ -36,13 +33,7 @@ def banner_token(server: LocalServer) -> str:
 
 @pytest.fixture(scope="module")
 def integration() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("openwebui_widget_mcp", INTEGRATION)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # as Open WebUI registers a plugin's module before running it
-    spec.loader.exec_module(module)
-    return module
+    return load_plugin("openwebui_widget_mcp")
 
 
 @pytest.fixture

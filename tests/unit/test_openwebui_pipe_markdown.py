@@ -7,19 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import html
-import importlib.util
 import json
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from openwebui_plugin import load_plugin
 
 ROOT = Path(__file__).resolve().parents[2]
-INTEGRATION = ROOT / "integrations" / "openwebui" / "widget_mcp.py"
 RENDERER = ROOT / "widget_bundles" / "node_modules" / "markdown-to-jsx" / "dist" / "html.js"
 # Reads a JSON list of markdown documents on stdin, writes the list of their HTML.
 RENDER = f"""
@@ -52,13 +50,7 @@ HOSTILE = [
 
 @pytest.fixture(scope="module")
 def integration() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("openwebui_widget_mcp_markdown", INTEGRATION)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # as Open WebUI registers a plugin's module before running it
-    spec.loader.exec_module(module)
-    return module
+    return load_plugin("openwebui_widget_mcp_markdown")
 
 
 def render(documents: list[str]) -> list[str]:

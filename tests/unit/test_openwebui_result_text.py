@@ -3,28 +3,18 @@ writes into the text for text-only clients is not passed on a second time."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
+from openwebui_plugin import load_plugin
 from widget_mcp.toolkit import DisplayWidget, ToolResult
 from widget_mcp.toolkit.results import error_wire
-
-INTEGRATION = Path(__file__).resolve().parents[2] / "integrations" / "openwebui" / "widget_mcp.py"
 
 
 @pytest.fixture(scope="module")
 def pipe() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("openwebui_widget_mcp_result_text", INTEGRATION)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_plugin("openwebui_widget_mcp_result_text")
 
 
 def test_the_pipe_passes_on_the_narration_and_fallbacks_and_the_structured_content_once(pipe: ModuleType) -> None:
