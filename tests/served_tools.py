@@ -7,6 +7,8 @@ from widget_mcp.storage.memory import InMemoryDocumentStore
 _SPECS = [spec for book in load_books(AppContext(Settings(), InMemoryDocumentStore())) for spec in book.tools.values()]
 
 SERVED_TOOLS = [spec.name for spec in _SPECS]
+# Each served tool's declaration (its input model and schemas), by name.
+SERVED_SPECS = {spec.name: spec for spec in _SPECS}
 # The tools a user (or the model) may call, as against app-only ones (`private`: only a widget calls them).
 USER_TOOLS = [spec.name for spec in _SPECS if spec.visibility != "private"]
 # Each tool's outputSchema, as listed: every structuredContent it returns, errors included, must validate.

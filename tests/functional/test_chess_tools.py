@@ -378,3 +378,18 @@ async def test_chess_tools_declare_their_hints_templates_and_widget_access(clien
         }
         assert tools["chess_move"].output_schema is not None
         assert set(tools["chess_move"].output_schema["required"]) >= {"gameId", "fen", "turn", "status", "ply"}
+
+
+async def test_a_client_that_sends_null_for_optional_arguments_is_answered_as_if_it_left_them_out(
+    client: Client,
+) -> None:
+    async with client:
+        listed = {tool.name: tool.input_schema for tool in (await client.list_tools()).tools}
+        assert listed["chess_move"]["properties"]["from"]["type"] == "string"  # published without null
+
+        game_id = await new_game(client, fen=None)
+        result = await move(client, game_id, move="e4", expectedPly=None, **{"from": None, "to": None})
+
+        assert not result.is_error, result.content
+        assert result.structured_content is not None
+        assert result.structured_content["ply"] == 1

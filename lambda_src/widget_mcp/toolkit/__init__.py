@@ -26,6 +26,7 @@ from widget_mcp.toolkit.inputs import (
     Sampled,
     Sampling,
 )
+from widget_mcp.toolkit.portable import NullMeansSomething
 from widget_mcp.toolkit.principal import ANONYMOUS, Principal
 from widget_mcp.toolkit.prompts import PromptMessage, complete_from
 from widget_mcp.toolkit.results import DisplayWidget, ToolResult
@@ -50,6 +51,7 @@ __all__ = [
     "InvalidArguments",
     "ListRoots",
     "MissingClientCapability",
+    "NullMeansSomething",
     "Principal",
     "PromptCall",
     "PromptInputUnsupported",

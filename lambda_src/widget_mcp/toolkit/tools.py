@@ -13,6 +13,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from widget_mcp.toolkit.call import ToolCall
 from widget_mcp.toolkit.errors import DeclarationError
+from widget_mcp.toolkit.portable import portable_input_schema
 from widget_mcp.toolkit.results import ToolResult
 from widget_mcp.toolkit.schema_refs import inline_refs
 from widget_mcp.toolkit.widgets import WidgetSpec
@@ -64,7 +65,8 @@ class ToolSpec:
     # With sign-in on, the scopes a caller's token must hold; None keeps the tool public.
     sign_in: tuple[str, ...] | None = None
     task_support: TaskSupport = "forbidden"
-    # The inputSchema, generated once: the cap check and the tool list both read it.
+    # The inputSchema, generated once (optional arguments without a null union): the cap check and the tool list
+    # both read it.
     input_schema: dict[str, Any] = field(init=False, repr=False, compare=False)
     # The outputSchema, generated once: the output model, or the union of it and `error_output`.
     output_schema: dict[str, Any] = field(init=False, repr=False, compare=False)
@@ -96,7 +98,7 @@ class ToolSpec:
             isinstance(self.error_output, type) and issubclass(self.error_output, BaseModel)
         ):
             raise DeclarationError(self.name, "error_output must be a pydantic model (it joins the outputSchema)")
-        object.__setattr__(self, "input_schema", json_schema(self.input_model))
+        object.__setattr__(self, "input_schema", input_json_schema(self.input_model))
         object.__setattr__(
             self, "output_schema", output_json_schema((self.output_model, *self.other_outputs), self.error_output)
         )
@@ -168,6 +170,13 @@ def json_schema(model: type[BaseModel]) -> dict[str, Any]:
     """A model's JSON Schema with its references written out (schema_refs.py), generated once per process (several
     tools share a model); read-only."""
     return inline_refs(model.model_json_schema())
+
+
+@cache
+def input_json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """A tool's inputSchema: its input model's, with optional arguments published as their type alone
+    (portable.py), so that every agent framework's converter reads it; generated once per process; read-only."""
+    return portable_input_schema(json_schema(model))
 
 
 @cache

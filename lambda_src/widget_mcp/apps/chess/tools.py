@@ -70,14 +70,14 @@ class MoveInput(BaseModel):
         alias="from",
         max_length=2,
         pattern=r"^[a-h][1-8]$",
-        description="Instead of `move`: the square moved from.",
+        description="Instead of `move` (as the board sends it): the square moved from.",
     )
     to_square: str | None = Field(
         default=None,
         alias="to",
         max_length=2,
         pattern=r"^[a-h][1-8]$",
-        description="Instead of `move`: the square moved to.",
+        description="Instead of `move` (as the board sends it): the square moved to.",
     )
     promotion: Literal["q", "r", "b", "n"] | None = Field(
         default=None, description="With from/to, the piece a pawn promotes to."
