@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+from argument_caps import Unplanned, declared_arguments, plan_over_cap
 from served_tools import SERVED_TOOLS
 from widget_mcp.apps.forms.tools import MAX_ANSWER_BYTES, MAX_METADATA_BYTES
 from widget_mcp.settings import Settings
@@ -85,21 +86,6 @@ async def test_an_escaped_surrogate_pair_is_one_character_and_is_answered_as_utf
     assert reply.body == '{"jsonrpc":"2.0","id":"\U0001f600","result":{}}'.encode()
 
 
-def over_cap(prop: dict[str, Any]) -> Any:
-    """A value just past the argument's declared cap, read from its schema; None when only a validator caps it."""
-    for branch in prop.get("anyOf") or [prop]:
-        kind = branch.get("type")
-        if "enum" in branch or "const" in branch:
-            return "x" * 100
-        if kind == "string" and "maxLength" in branch:
-            return "x" * (branch["maxLength"] + 1)
-        if kind in ("integer", "number") and "maximum" in branch:
-            return branch["maximum"] + 1
-        if kind == "boolean":
-            return "x" * 100
-    return None
-
-
 # Arguments that only a validator can cap (JSON objects measured in bytes): an over-cap value for each.
 VALIDATOR_CAPS: dict[tuple[str, str], Any] = {
     ("ask_question", "metadata"): {"note": "n" * MAX_METADATA_BYTES},
@@ -109,34 +95,24 @@ VALIDATOR_CAPS: dict[tuple[str, str], Any] = {
 
 def _declared_arguments() -> list[tuple[str, str, dict[str, Any]]]:
     settings = Settings(allowed_hosts=(HOST,))
-    runtime = build_core(settings, store=InMemoryDocumentStore()).runtime
-    return [
-        (spec["name"], argument, prop)
-        for spec in runtime.tool_list
-        for argument, prop in spec["inputSchema"].get("properties", {}).items()
-    ]
+    return declared_arguments(build_core(settings, store=InMemoryDocumentStore()).runtime.tool_list)
 
 
 ARGUMENTS = _declared_arguments()
+# The value sent past each argument's cap; an `Unplanned` (no cap the test reads) fails its test, saying what to add.
+OVER_CAP = [(tool, argument, plan_over_cap(tool, argument, prop, VALIDATOR_CAPS)) for tool, argument, prop in ARGUMENTS]
 
 
 def test_every_argument_of_every_served_tool_has_a_cap_from_its_schema_or_a_validator() -> None:
-    uncapped = [
-        f"{tool}.{argument}"
-        for tool, argument, prop in ARGUMENTS
-        if over_cap(prop) is None and (tool, argument) not in VALIDATOR_CAPS
-    ]
-    assert uncapped == [], "declare a cap (max_length, le, an enum) or add a validator and list it in VALIDATOR_CAPS"
+    assert [value.message for _, _, value in OVER_CAP if isinstance(value, Unplanned)] == []
 
 
-@pytest.mark.parametrize(
-    ("tool", "argument", "value"),
-    [(t, a, over_cap(p) if over_cap(p) is not None else VALIDATOR_CAPS[(t, a)]) for t, a, p in ARGUMENTS],
-    ids=[f"{t}.{a}" for t, a, _ in ARGUMENTS],
-)
+@pytest.mark.parametrize(("tool", "argument", "value"), OVER_CAP, ids=[f"{t}.{a}" for t, a, _ in OVER_CAP])
 async def test_an_argument_over_its_cap_is_refused_with_invalid_arguments_naming_it(
     limited: Core, tool: str, argument: str, value: Any
 ) -> None:
+    if isinstance(value, Unplanned):
+        pytest.fail(value.message, pytrace=False)
     result = await limited.runtime.call(tool, {argument: value}, ME)
     assert result["isError"] is True
     assert result["_meta"]["error"]["code"] == "invalid_arguments"
