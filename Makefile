@@ -223,16 +223,22 @@ app: $(VENV)/.synced-local
 	@test -n "$(NAME)" || { echo "usage: make app NAME=weather [WIDGET=1]" >&2; exit 2; }
 	$(PY) -m widget_mcp.local.scaffold "$(NAME)" $(if $(WIDGET),--widget)
 
-# One app's files linted and its own tests run; installs the test tools (the dev group), never CDK or the benchmarks.
+# One app's files linted, its package type-checked (strict, the project's mypy config) and every test of it run;
+# installs the test tools (the dev group), never CDK or the benchmarks. An app's tests, by convention (README, "Build
+# your own app"): tests/unit/NAME/, and test_NAME.py or test_NAME_*.py in any layer (tests/functional, tests/browser, …).
 .PHONY: test-app
-APP_FILES = lambda_src/widget_mcp/apps/$(NAME) tests/unit/$(NAME) tests/functional/test_$(NAME)_tools.py
+APP_TESTS = $(sort $(wildcard tests/unit/$(NAME)) $(shell find tests -path tests/unit/$(NAME) -prune -o -name node_modules -prune \
+	-o -type f \( -name 'test_$(NAME).py' -o -name 'test_$(NAME)_*.py' \) -print 2>/dev/null))
+APP_FILES = lambda_src/widget_mcp/apps/$(NAME) $(APP_TESTS)
 
 test-app: $(VENV)/.synced-test
 	@test -n "$(NAME)" || { echo "usage: make test-app NAME=weather" >&2; exit 2; }
 	@test -d lambda_src/widget_mcp/apps/$(NAME) || { echo "no app lambda_src/widget_mcp/apps/$(NAME)" >&2; exit 2; }
+	@test -n "$(strip $(APP_TESTS))" || { echo "no tests of app $(NAME): tests/unit/$(NAME)/ or test_$(NAME)_*.py" >&2; exit 2; }
 	$(VENV)/bin/ruff check $(APP_FILES)
 	$(VENV)/bin/ruff format --check $(APP_FILES) || { echo "$(FORMAT_HINT) NAME=$(NAME)\` rewrites them" >&2; exit 1; }
-	$(PY) -m pytest -q -p no:cacheprovider tests/unit/$(NAME) tests/functional/test_$(NAME)_tools.py
+	$(VENV)/bin/mypy lambda_src/widget_mcp/apps/$(NAME)
+	$(PY) -m pytest -q -p no:cacheprovider $(APP_TESTS)
 
 # --- Open WebUI as a host (README, "Use it in Open WebUI"): too heavy for `make test`; .ci/run runs it after ---
 # Open WebUI 0.12.4, pinned with hashes (tests/openwebui/requirements.txt), goes into its own environment under
