@@ -17,17 +17,21 @@ from botocore.config import Config
 from dynamodb_probe import CallLog, client_for, moto_dynamodb
 from moto import mock_aws
 from storage_faults import FaultInjector, before
+from widget_mcp.storage.counters import COUNT_LIMIT, MAX_COUNTERS, add_room
 from widget_mcp.storage.documents import (
     COUNT_SLACK_SECONDS,
     ENDED_COUNT_SECONDS,
     GET_MANY_KEYS,
     AlreadyExists,
+    BadCounter,
+    CountOutOfRange,
     Document,
     DocumentStore,
     ItemOverBudget,
     QuotaFull,
     StoreBusy,
     StoreUnavailable,
+    TooManyCounters,
     VersionConflict,
     time_ordered_id,
 )
@@ -556,3 +560,106 @@ def test_a_dynamodb_end_that_keeps_losing_the_ledger_race_is_busy_and_leaves_the
             store.replace("capability:a", ended(first), expected_version=1)
 
         assert store.get("capability:a", "game", "a") == first  # not ended, still counted: retrying is safe
+
+
+def test_a_first_add_creates_the_document_with_its_counters(store: DocumentStore, clock: Clock) -> None:
+    made = store.add("o", "poll", "p1", {"yes": 1}, expires_at=9_000)
+    assert made == Document("poll", "p1", {}, 1, 1_000, 1_000, 9_000, counts={"yes": 1})
+    assert store.get("o", "poll", "p1") == made
+
+
+def test_adds_to_an_existing_document_move_its_counts_and_its_version_and_keep_its_body(
+    store: DocumentStore, clock: Clock
+) -> None:
+    store.create("o", doc("g1", body={"question": "Lunch?"}))
+    clock.now = 2_000
+    store.add("o", "game", "g1", {"yes": 2, "no": 1}, expires_at=5_000)
+    after = store.add("o", "game", "g1", {"yes": -1, "maybe": 4})
+    assert after == replace(
+        doc("g1", body={"question": "Lunch?"}), version=3, updated_at=2_000, counts={"yes": 1, "no": 1, "maybe": 4}
+    )
+    assert after.expires_at == 9_000  # an add keeps an existing document's expiry
+    assert store.get("o", "game", "g1") == after
+
+
+def test_a_replace_read_before_an_add_is_a_conflict_and_the_counts_survive(store: DocumentStore) -> None:
+    first = store.add("o", "poll", "p1", {"yes": 1}, expires_at=9_000)
+    counted = store.add("o", "poll", "p1", {"yes": 1})
+    with pytest.raises(VersionConflict) as conflict:
+        store.replace("o", first.next({"closed": True}, now=2_000, expires_at=9_000), expected_version=first.version)
+    assert conflict.value.current == counted
+    closed = counted.next({"closed": True}, now=2_000, expires_at=9_000)
+    store.replace("o", closed, expected_version=counted.version)
+    assert store.add("o", "poll", "p1", {"yes": 1}).counts == {"yes": 3}
+
+
+def test_an_add_without_an_expiry_to_a_missing_document_is_a_conflict_and_writes_nothing(store: DocumentStore) -> None:
+    with pytest.raises(VersionConflict) as conflict:
+        store.add("o", "poll", "ghost", {"yes": 1})
+    assert conflict.value.current is None
+    assert store.get("o", "poll", "ghost") is None
+
+
+@pytest.mark.parametrize(
+    ("increments", "field"),
+    [
+        ({"bad name": 1}, "bad name"),
+        ({"body.yes": 1}, "body.yes"),
+        ({"#v": 1}, "#v"),
+        ({"1st": 1}, "1st"),
+        ({"x" * 33: 1}, "x" * 33),
+        ({"yes": True}, "yes"),
+        ({"yes": 1.5}, "yes"),
+        ({"yes": COUNT_LIMIT + 1}, "yes"),
+    ],
+)
+def test_an_add_with_a_bad_counter_name_or_increment_is_refused_naming_it(
+    store: DocumentStore, increments: dict[str, Any], field: str
+) -> None:
+    with pytest.raises(BadCounter) as refused:
+        store.add("o", "poll", "p1", increments, expires_at=9_000)
+    assert isinstance(refused.value, ValueError)
+    assert (refused.value.name, refused.value.increment) == (field, increments[field])
+    assert store.get("o", "poll", "p1") is None
+
+
+def test_a_count_past_its_bound_is_refused_and_the_count_stays(store: DocumentStore) -> None:
+    store.add("o", "poll", "p1", {"yes": COUNT_LIMIT - 1}, expires_at=9_000)
+    with pytest.raises(CountOutOfRange) as refused:
+        store.add("o", "poll", "p1", {"yes": 2})
+    assert (refused.value.name, refused.value.count, refused.value.increment) == ("yes", COUNT_LIMIT - 1, 2)
+    assert store.add("o", "poll", "p1", {"yes": 1}).counts == {"yes": COUNT_LIMIT}
+    with pytest.raises(CountOutOfRange):
+        store.add("o", "poll", "p1", {"no": -COUNT_LIMIT, "yes": 1})
+    assert store.get("o", "poll", "p1").counts == {"yes": COUNT_LIMIT}  # type: ignore[union-attr]
+
+
+def test_a_document_takes_at_most_its_number_of_counters(store: DocumentStore) -> None:
+    store.add("o", "poll", "p1", {f"c{i}": 1 for i in range(MAX_COUNTERS)}, expires_at=9_000)
+    with pytest.raises(TooManyCounters) as refused:
+        store.add("o", "poll", "p1", {"c0": 1, "extra": 1})
+    assert refused.value.names == ["extra"]
+    assert store.add("o", "poll", "p1", {"c0": 1}).counts["c0"] == 2
+
+
+def test_an_add_to_a_document_whose_body_leaves_too_little_room_is_refused(store: DocumentStore) -> None:
+    room = add_room("o", "game", "big", BUDGET)
+    store.create("o", doc("big", body={"text": "x" * (room - len('{"text":""}'))}))
+    assert store.add("o", "game", "big", {"n": 1}).counts == {"n": 1}
+    store.create("o", doc("bigger", body={"text": "x" * (room - len('{"text":""}') + 1)}))
+    with pytest.raises(ItemOverBudget):
+        store.add("o", "game", "bigger", {"n": 1})
+    assert store.get("o", "game", "bigger") == doc("bigger", body={"text": "x" * (room - len('{"text":""}') + 1)})
+
+
+def test_twenty_racing_adds_to_one_counter_all_land_without_retries(served_store: DocumentStore) -> None:
+    def vote(_: int) -> Document:
+        return served_store.add("o", "poll", "p1", {"yes": 1}, expires_at=10**10)
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        results = list(pool.map(vote, range(20)))
+    final = served_store.get("o", "poll", "p1")
+    assert final is not None
+    assert final.counts == {"yes": 20}
+    assert sorted(r.counts["yes"] for r in results) == list(range(1, 21))  # each add saw its own increment land
+    assert final.version == 20

@@ -71,7 +71,8 @@ def _operations_sent(url: str) -> set[str]:
     """Every request the adapter sends while taking each of its paths once: read (found and missing, alone and
     batched), create
     (new and duplicate; counted against a quota, and refused by it), replace (current and stale version; moving a
-    count), list, and a rate counter's hit (counted and refused)."""
+    count), list, a rate counter's hit (counted and refused), and counter adds (creating, adding, and to a
+    document stored without counters)."""
     client = client_for(url)
     log = CallLog(client)
     store = DynamoDbDocumentStore(client, TABLE)
@@ -99,6 +100,9 @@ def _operations_sent(url: str) -> set[str]:
     store.replace("capability:g1", moved, expected_version=1)
     assert store.hit("source:203.0.113.9", "1", 1, 10**9)
     assert not store.hit("source:203.0.113.9", "1", 1, 10**9)
+    assert store.add("alice", "poll", "p1", {"yes": 1}, expires_at=later).counts == {"yes": 1}  # created
+    assert store.add("alice", "poll", "p1", {"yes": 1}).counts == {"yes": 2}
+    assert store.add("alice", "game", "g1", {"yes": 1}).counts == {"yes": 1}  # given its counter map first
     return {name for name, _ in log.calls}
 
 

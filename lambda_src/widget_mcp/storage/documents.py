@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -76,6 +76,31 @@ class QuotaFull(StoreError, ValueError):
         self.holder, self.kind, self.limit, self.frees_at = holder, kind, limit, frees_at
 
 
+class BadCounter(StoreError, ValueError):
+    """An `add` asked for something no counter takes: `name` not a plain identifier (counters.COUNTER_NAME), an
+    `increment` that is not an integer within COUNT_LIMIT, or more counters than MAX_COUNTERS; nothing was written."""
+
+    def __init__(self, name: str, increment: object, reason: str) -> None:
+        super().__init__(f"cannot add {increment!r} to counter {name!r}: {reason}")
+        self.name, self.increment, self.reason = name, increment, reason
+
+
+class CountOutOfRange(StoreError, ValueError):
+    """Adding `increment` would take counter `name` of the document past ±COUNT_LIMIT; nothing was written."""
+
+    def __init__(self, kind: str, doc_id: str, name: str, count: int, increment: int) -> None:
+        super().__init__(f"{kind} {doc_id}: counter {name} at {count} cannot take {increment:+d} more")
+        self.kind, self.doc_id, self.name, self.count, self.increment = kind, doc_id, name, count, increment
+
+
+class TooManyCounters(StoreError, ValueError):
+    """The add would give the document more than `limit` counters; nothing was written."""
+
+    def __init__(self, kind: str, doc_id: str, names: Sequence[str], limit: int) -> None:
+        super().__init__(f"{kind} {doc_id} cannot take the new counters {', '.join(names)}: {limit} at most")
+        self.kind, self.doc_id, self.names, self.limit = kind, doc_id, list(names), limit
+
+
 # How long past its expiry a document may stay counted against its holder's quota. A replace that moves the expiry
 # past what the ledger holds re-counts the document (one transaction); the slack makes that at most once a day for a
 # document that keeps being used (a game played daily), instead of on every write.
@@ -91,7 +116,9 @@ GET_MANY_KEYS = 100
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """`quota_holder`: whose quota the document counts against (None: it counts against none), until
+    """`counts`: named integer counters that `DocumentStore.add` moves atomically, kept beside the JSON `body` (a
+    replace writes them as given, so a caller keeps them by building the next version from the one it read).
+    `quota_holder`: whose quota the document counts against (None: it counts against none), until
     `counted_until`. Not stored: `recount` marks a replacement whose count must move with it; `released_from`, a
     replacement that is no longer live, whose place in that holder's quota frees an hour later (set in the same
     write)."""
@@ -105,6 +132,7 @@ class Document:
     expires_at: int
     quota_holder: str | None = None
     counted_until: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
     recount: bool = field(default=False, compare=False)
     released_from: str | None = field(default=None, compare=False)
 
@@ -163,6 +191,27 @@ class DocumentStore(Protocol):
 
     def newest(self, owner: str, kind: str, limit: int) -> list[Document]:
         """The owner's documents of a kind, newest first."""
+        ...
+
+    def add(
+        self,
+        owner: str,
+        kind: str,
+        doc_id: str,
+        increments: Mapping[str, int],
+        *,
+        expires_at: int | None = None,
+    ) -> Document:
+        """Add each increment to the document's counter of that name (a missing counter starts at 0) in one atomic
+        write that needs no version: racing adds all land, none lost. The version moves, so a replace built on an
+        earlier read is a VersionConflict. A missing document is created (version 1, body `{}`) if
+        `expires_at` is given, to expire then, else the add is a VersionConflict with nothing current; an existing
+        document keeps its expiry. Returns the document as this add left it.
+
+        Refused, nothing written: BadCounter (a name not an identifier, an increment not an int within
+        COUNT_LIMIT, more than MAX_COUNTERS names), CountOutOfRange (a count would pass ±COUNT_LIMIT),
+        TooManyCounters (the document would hold more than MAX_COUNTERS), ItemOverBudget (the document's body
+        leaves less than counters.add_room() bytes: the room its counters could take at their bounds)."""
         ...
 
     def hit(self, counter: str, window: str, limit: int, expires_at: int) -> bool:

@@ -5,7 +5,9 @@ A document counted against a quota is created with a read of its holder's ledger
 document and the ledger, both conditional); a replace that moves its count does the same, at most once per
 COUNT_SLACK_SECONDS of use, and so does a replace that ends the document's life (its place leaves the ledger). A
 transaction that loses the race for the ledger reads it again after a jittered backoff (ledger.py), and past the
-last attempt fails with StoreBusy. A rate counter is one conditional UpdateItem.
+last attempt fails with StoreBusy. A rate counter is one conditional UpdateItem, and so is an add to a document's
+counters (counters.py), once the document exists with its counter map: the first add to a document is a PutItem
+that creates it, or an UpdateItem that gives it the map, then the add.
 
 Every call asks for its consumed capacity and reports it to `on_capacity` (metrics, and tests that count calls).
 Throttling, 5xx answers and timeouts are retried by botocore's standard retry mode (bounded attempts, jittered
@@ -16,11 +18,12 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError, ConnectionClosedError, ReadTimeoutError
 
+from widget_mcp.storage.counters import add_room, add_update, added, check_room, checked_increments
 from widget_mcp.storage.documents import (
     GET_MANY_KEYS,
     AlreadyExists,
@@ -343,6 +346,87 @@ class DynamoDbDocumentStore:
             raise _unavailable(f"listing {kind}", exc) from exc
         self._consumed("Query", response)
         return [from_item(kind, item) for item in response.get("Items", [])]
+
+    def add(
+        self,
+        owner: str,
+        kind: str,
+        doc_id: str,
+        increments: Mapping[str, int],
+        *,
+        expires_at: int | None = None,
+    ) -> Document:
+        wanted = checked_increments(increments)
+        now = int(self._clock())
+        update = add_update(wanted, now=now, room=add_room(owner, kind, doc_id, self._budget))
+        key = doc_key(owner, kind, doc_id)
+        found = self._add(owner, kind, key, update, wanted)
+        if found is not None:
+            return found
+        if expires_at is not None:
+            fresh = Document(kind, doc_id, {}, 1, now, now, expires_at, counts=wanted)
+            try:
+                self._put(
+                    self._item_within_budget(owner, fresh),
+                    fresh,
+                    lambda _: AlreadyExists(kind, doc_id),
+                    ConditionExpression="attribute_not_exists(#pk)",
+                    ExpressionAttributeNames={"#pk": PARTITION_KEY},
+                )
+                return fresh
+            except AlreadyExists:
+                pass  # a racing add created it first, or it was stored without counters
+        try:  # Give the stored document its (empty) counter map, once, then add.
+            self.client.update_item(
+                TableName=self._table,
+                Key=key,
+                UpdateExpression="SET #cnt = if_not_exists(#cnt, :none)",
+                ConditionExpression="attribute_exists(#pk)",
+                ExpressionAttributeNames={"#pk": PARTITION_KEY, "#cnt": "cnt"},
+                ExpressionAttributeValues={":none": {"M": {}}},
+            )
+        except ClientError as exc:
+            if _code(exc) == _CONFLICT:
+                raise VersionConflict(kind, doc_id, 0, None) from exc
+            raise _unavailable(f"counting {kind}", exc) from exc
+        except BotoCoreError as exc:
+            raise _unavailable(f"counting {kind}", exc) from exc
+        found = self._add(owner, kind, key, update, wanted)
+        if found is None:
+            raise StoreUnavailable(f"counting {kind}: the document lost its counters twice")
+        return found
+
+    def _add(
+        self, owner: str, kind: str, key: dict[str, Any], update: dict[str, Any], wanted: dict[str, int]
+    ) -> Document | None:
+        """The document after the add; None if it is missing or has no counter map yet."""
+        try:
+            response = self.client.update_item(
+                TableName=self._table,
+                Key=key,
+                ReturnValues="ALL_NEW",
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+                ReturnConsumedCapacity="TOTAL",
+                **update,
+            )
+        except ClientError as exc:
+            self._consumed("UpdateItem", exc.response)
+            if _code(exc) == "ValidationException" and "document path" in str(exc):
+                return None  # no counter map to add into
+            if _code(exc) != _CONFLICT:
+                raise _unavailable(f"counting {kind}", exc, outcome_unknown=_status(exc) >= 500) from exc
+            old: Any = exc.response.get("Item")
+            if not isinstance(old, dict) or "cnt" not in old:
+                return None
+            current = from_item(kind, old)
+            added(current, wanted)  # the refusal the condition made: CountOutOfRange, TooManyCounters
+            check_room(owner, current, len(old["body"]["S"].encode()), self._budget)  # or ItemOverBudget
+            raise StoreUnavailable(f"counting {kind}: refused for no known reason") from exc
+        except BotoCoreError as exc:
+            lost_answer = isinstance(exc, ReadTimeoutError | ConnectionClosedError)
+            raise _unavailable(f"counting {kind}", exc, outcome_unknown=lost_answer) from exc
+        self._consumed("UpdateItem", response)
+        return from_item(kind, response["Attributes"])
 
     def hit(self, counter: str, window: str, limit: int, expires_at: int) -> bool:
         try:

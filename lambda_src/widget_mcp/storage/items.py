@@ -4,7 +4,8 @@ Without boto3: the in-memory fake sizes its items by the same layout and rule, s
 writes for the same item budget.
 
 - a document: `pk = USER#<owner>`, `sk = <KIND>#<id>`, its version, JSON body, times, `ttl`, and when it counts
-  against a quota, the holder (`qh`) and until when (`qu`);
+  against a quota, the holder (`qh`) and until when (`qu`), and its counters once it has any (`cnt`, a map of
+  numbers, which an UpdateItem can add to: counters.py);
 - a holder's ledger of live documents of a kind: `pk = LIMIT#<holder>`, `sk = QUOTA#<KIND>`;
 - a rate counter's window: `pk = LIMIT#<counter>`, `sk = RATE#<window>`, count `n`.
 
@@ -60,6 +61,8 @@ def to_item(owner: str, doc: Document) -> Item:
     if doc.quota_holder is not None:
         item["qh"] = {"S": doc.quota_holder}
         item["qu"] = {"N": str(doc.counted_until)}
+    if doc.counts:
+        item["cnt"] = {"M": {name: {"N": str(count)} for name, count in doc.counts.items()}}
     return item
 
 
@@ -75,6 +78,7 @@ def from_item(kind: str, item: Item) -> Document:
         expires_at=int(item[TTL_ATTRIBUTE]["N"]),
         quota_holder=None if holder is None else holder["S"],
         counted_until=int(item["qu"]["N"]) if "qu" in item else 0,
+        counts={name: int(value["N"]) for name, value in item.get("cnt", {}).get("M", {}).items()},
     )
 
 

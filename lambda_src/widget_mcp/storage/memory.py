@@ -8,8 +8,10 @@ from __future__ import annotations
 import copy
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
+from widget_mcp.storage.counters import added, check_room, checked_increments
 from widget_mcp.storage.documents import AlreadyExists, Document, ItemOverBudget, VersionConflict
 from widget_mcp.storage.items import DYNAMODB_ITEM_LIMIT, item_size, to_item
 from widget_mcp.storage.ledger import Ledger
@@ -63,6 +65,32 @@ class InMemoryDocumentStore:
                 ledger = self._ledgers.get(ledger_key, Ledger(doc.quota_holder, doc.kind))
                 self._ledgers[ledger_key] = ledger.recount(doc.doc_id, doc.counted_until, int(self._clock()))
             self._items[key] = copy.deepcopy(doc)
+
+    def add(
+        self,
+        owner: str,
+        kind: str,
+        doc_id: str,
+        increments: Mapping[str, int],
+        *,
+        expires_at: int | None = None,
+    ) -> Document:
+        wanted = checked_increments(increments)
+        key = (owner, kind, doc_id)
+        with self._lock:
+            now = int(self._clock())
+            current = self._items.get(key)
+            if current is None:
+                if expires_at is None:
+                    raise VersionConflict(kind, doc_id, 0, None)
+                new = Document(kind, doc_id, {}, 1, now, now, expires_at, counts=wanted)
+                self._check_budget(owner, new)
+            else:
+                counts = added(current, wanted)
+                check_room(owner, current, len(to_item(owner, current)["body"]["S"].encode()), self._budget)
+                new = replace(current, counts=counts, version=current.version + 1, updated_at=now)
+            self._items[key] = new
+            return copy.deepcopy(new)
 
     def get_many(self, keys: Sequence[tuple[str, str, str]]) -> list[Document | None]:
         with self._lock:
