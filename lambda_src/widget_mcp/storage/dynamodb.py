@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError, ConnectionClosedError, ReadTimeoutError
 
-from widget_mcp.storage.counters import add_room, add_update, added, check_room, checked_increments
 from widget_mcp.storage.documents import (
     GET_MANY_KEYS,
     AlreadyExists,
@@ -34,9 +33,10 @@ from widget_mcp.storage.documents import (
     StoreUnavailable,
     VersionConflict,
 )
+from widget_mcp.storage.dynamodb_calls import CONFLICT, code, own_earlier_attempt, retried, status, unavailable
+from widget_mcp.storage.dynamodb_counters import DynamoDbCounters
 from widget_mcp.storage.items import (
     DYNAMODB_ITEM_LIMIT,
-    counter_key,
     doc_key,
     doc_sk,
     from_item,
@@ -48,12 +48,11 @@ from widget_mcp.storage.items import (
     user_pk,
 )
 from widget_mcp.storage.ledger import LEDGER_ATTEMPTS, Ledger, ledger_backoff
-from widget_mcp.storage.table import PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE
+from widget_mcp.storage.table import PARTITION_KEY, SORT_KEY
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
-_CONFLICT = "ConditionalCheckFailedException"
 _CANCELLED = "TransactionCanceledException"
 CapacityListener = Callable[[str, float], None]
 LedgerUpdate = Callable[[Ledger, int], Ledger]
@@ -79,7 +78,7 @@ def default_client() -> DynamoDBClient:
     return boto3.client("dynamodb", config=config)
 
 
-class DynamoDbDocumentStore:
+class DynamoDbDocumentStore(DynamoDbCounters):
     """`client` may be a factory: the client (and boto3's import) is then made on first use, not at cold start.
 
     `max_item_bytes`: the item budget; a write whose item would be larger is refused before it is sent. `sleep`:
@@ -133,7 +132,7 @@ class DynamoDbDocumentStore:
                 ReturnConsumedCapacity="TOTAL",
             )
         except (ClientError, BotoCoreError) as exc:
-            raise _unavailable(f"reading {kind}", exc) from exc
+            raise unavailable(f"reading {kind}", exc) from exc
         self._consumed("GetItem", response)
         item = response.get("Item")
         return None if item is None else from_item(kind, item)
@@ -159,7 +158,7 @@ class DynamoDbDocumentStore:
                     ReturnConsumedCapacity="TOTAL",
                 )
             except (ClientError, BotoCoreError) as exc:
-                raise _unavailable("reading documents", exc) from exc
+                raise unavailable("reading documents", exc) from exc
             self._consumed("BatchGetItem", response)
             for item in response.get("Responses", {}).get(self._table, []):
                 owner, kind, doc_id = by_key[(item[PARTITION_KEY]["S"], item[SORT_KEY]["S"])]
@@ -241,14 +240,14 @@ class DynamoDbDocumentStore:
             )
         except ClientError as exc:
             self._consumed("PutItem", exc.response)
-            if _code(exc) == _CONFLICT:
-                if _own_earlier_attempt(exc, item):
+            if code(exc) == CONFLICT:
+                if own_earlier_attempt(exc, item):
                     return
                 raise on_conflict(exc) from exc
-            raise _unavailable(f"saving {doc.kind}", exc, outcome_unknown=_status(exc) >= 500) from exc
+            raise unavailable(f"saving {doc.kind}", exc, outcome_unknown=status(exc) >= 500) from exc
         except BotoCoreError as exc:
             lost_answer = isinstance(exc, ReadTimeoutError | ConnectionClosedError)
-            raise _unavailable(f"saving {doc.kind}", exc, outcome_unknown=lost_answer) from exc
+            raise unavailable(f"saving {doc.kind}", exc, outcome_unknown=lost_answer) from exc
         self._consumed("PutItem", response)
 
     def _ledger(self, holder: str, kind: str) -> Ledger:
@@ -257,7 +256,7 @@ class DynamoDbDocumentStore:
                 TableName=self._table, Key=ledger_key(holder, kind), ConsistentRead=True, ReturnConsumedCapacity="TOTAL"
             )
         except (ClientError, BotoCoreError) as exc:
-            raise _unavailable(f"reading the {kind} quota", exc) from exc
+            raise unavailable(f"reading the {kind} quota", exc) from exc
         self._consumed("GetItem", response)
         item = response.get("Item")
         if item is None:
@@ -307,19 +306,19 @@ class DynamoDbDocumentStore:
                 )
             except ClientError as exc:
                 self._consumed("TransactWriteItems", exc.response)
-                if _code(exc) != _CANCELLED:
-                    raise _unavailable(f"saving {doc.kind}", exc, outcome_unknown=_status(exc) >= 500) from exc
+                if code(exc) != _CANCELLED:
+                    raise unavailable(f"saving {doc.kind}", exc, outcome_unknown=status(exc) >= 500) from exc
                 reasons: list[Any] = list(exc.response.get("CancellationReasons") or [{}, {}])
                 if reasons[0].get("Code") == "ConditionalCheckFailed":
-                    if _retried(exc) and reasons[0].get("Item") == item:
+                    if retried(exc) and reasons[0].get("Item") == item:
                         return  # botocore retried a transaction whose answer was lost: it had landed, whole
                     raise self._refused(doc, reasons[0], expected_version) from exc
                 if reasons[1].get("Code") == "ConditionalCheckFailed":
                     continue  # another write moved the ledger since it was read
-                raise _unavailable(f"saving {doc.kind}", exc) from exc
+                raise unavailable(f"saving {doc.kind}", exc) from exc
             except BotoCoreError as exc:
                 lost_answer = isinstance(exc, ReadTimeoutError | ConnectionClosedError)
-                raise _unavailable(f"saving {doc.kind}", exc, outcome_unknown=lost_answer) from exc
+                raise unavailable(f"saving {doc.kind}", exc, outcome_unknown=lost_answer) from exc
             self._consumed("TransactWriteItems", response)
             return
         raise StoreBusy(doc.kind, LEDGER_ATTEMPTS)
@@ -343,115 +342,9 @@ class DynamoDbDocumentStore:
                 ReturnConsumedCapacity="TOTAL",
             )
         except (ClientError, BotoCoreError) as exc:
-            raise _unavailable(f"listing {kind}", exc) from exc
+            raise unavailable(f"listing {kind}", exc) from exc
         self._consumed("Query", response)
         return [from_item(kind, item) for item in response.get("Items", [])]
-
-    def add(
-        self,
-        owner: str,
-        kind: str,
-        doc_id: str,
-        increments: Mapping[str, int],
-        *,
-        expires_at: int | None = None,
-    ) -> Document:
-        wanted = checked_increments(increments)
-        now = int(self._clock())
-        update = add_update(wanted, now=now, room=add_room(owner, kind, doc_id, self._budget))
-        key = doc_key(owner, kind, doc_id)
-        found = self._add(owner, kind, key, update, wanted)
-        if found is not None:
-            return found
-        if expires_at is not None:
-            fresh = Document(kind, doc_id, {}, 1, now, now, expires_at, counts=wanted)
-            try:
-                self._put(
-                    self._item_within_budget(owner, fresh),
-                    fresh,
-                    lambda _: AlreadyExists(kind, doc_id),
-                    ConditionExpression="attribute_not_exists(#pk)",
-                    ExpressionAttributeNames={"#pk": PARTITION_KEY},
-                )
-                return fresh
-            except AlreadyExists:
-                pass  # a racing add created it first, or it was stored without counters
-        try:  # Give the stored document its (empty) counter map, once, then add.
-            self.client.update_item(
-                TableName=self._table,
-                Key=key,
-                UpdateExpression="SET #cnt = if_not_exists(#cnt, :none)",
-                ConditionExpression="attribute_exists(#pk)",
-                ExpressionAttributeNames={"#pk": PARTITION_KEY, "#cnt": "cnt"},
-                ExpressionAttributeValues={":none": {"M": {}}},
-            )
-        except ClientError as exc:
-            if _code(exc) == _CONFLICT:
-                raise VersionConflict(kind, doc_id, 0, None) from exc
-            raise _unavailable(f"counting {kind}", exc) from exc
-        except BotoCoreError as exc:
-            raise _unavailable(f"counting {kind}", exc) from exc
-        found = self._add(owner, kind, key, update, wanted)
-        if found is None:
-            raise StoreUnavailable(f"counting {kind}: the document lost its counters twice")
-        return found
-
-    def _add(
-        self, owner: str, kind: str, key: dict[str, Any], update: dict[str, Any], wanted: dict[str, int]
-    ) -> Document | None:
-        """The document after the add; None if it is missing or has no counter map yet."""
-        try:
-            response = self.client.update_item(
-                TableName=self._table,
-                Key=key,
-                ReturnValues="ALL_NEW",
-                ReturnValuesOnConditionCheckFailure="ALL_OLD",
-                ReturnConsumedCapacity="TOTAL",
-                **update,
-            )
-        except ClientError as exc:
-            self._consumed("UpdateItem", exc.response)
-            if _code(exc) == "ValidationException" and "document path" in str(exc):
-                return None  # no counter map to add into
-            if _code(exc) != _CONFLICT:
-                raise _unavailable(f"counting {kind}", exc, outcome_unknown=_status(exc) >= 500) from exc
-            old: Any = exc.response.get("Item")
-            if not isinstance(old, dict) or "cnt" not in old:
-                return None
-            current = from_item(kind, old)
-            added(current, wanted)  # the refusal the condition made: CountOutOfRange, TooManyCounters
-            check_room(owner, current, len(old["body"]["S"].encode()), self._budget)  # or ItemOverBudget
-            raise StoreUnavailable(f"counting {kind}: refused for no known reason") from exc
-        except BotoCoreError as exc:
-            lost_answer = isinstance(exc, ReadTimeoutError | ConnectionClosedError)
-            raise _unavailable(f"counting {kind}", exc, outcome_unknown=lost_answer) from exc
-        self._consumed("UpdateItem", response)
-        return from_item(kind, response["Attributes"])
-
-    def hit(self, counter: str, window: str, limit: int, expires_at: int) -> bool:
-        try:
-            response = self.client.update_item(
-                TableName=self._table,
-                Key=counter_key(counter, window),
-                UpdateExpression="ADD #n :one SET #ttl = if_not_exists(#ttl, :ttl)",
-                ConditionExpression="attribute_not_exists(#n) OR #n < :limit",
-                ExpressionAttributeNames={"#n": "n", "#ttl": TTL_ATTRIBUTE},
-                ExpressionAttributeValues={
-                    ":one": {"N": "1"},
-                    ":limit": {"N": str(limit)},
-                    ":ttl": {"N": str(expires_at)},
-                },
-                ReturnConsumedCapacity="TOTAL",
-            )
-        except ClientError as exc:
-            self._consumed("UpdateItem", exc.response)
-            if _code(exc) == _CONFLICT:
-                return False
-            raise _unavailable("counting calls", exc) from exc
-        except BotoCoreError as exc:
-            raise _unavailable("counting calls", exc) from exc
-        self._consumed("UpdateItem", response)
-        return True
 
 
 def _version_condition(expected_version: int) -> dict[str, Any]:
@@ -460,26 +353,3 @@ def _version_condition(expected_version: int) -> dict[str, Any]:
         "ExpressionAttributeNames": {"#v": "v"},
         "ExpressionAttributeValues": {":expected": {"N": str(expected_version)}},
     }
-
-
-def _code(exc: ClientError) -> str:
-    return str(exc.response.get("Error", {}).get("Code", ""))
-
-
-def _status(exc: ClientError) -> int:
-    return int(exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0)
-
-
-def _retried(exc: ClientError) -> bool:
-    return int(exc.response.get("ResponseMetadata", {}).get("RetryAttempts") or 0) > 0
-
-
-def _own_earlier_attempt(exc: ClientError, item: dict[str, Any]) -> bool:
-    """Whether the condition failed only because botocore retried a put whose answer was lost: the stored item
-    is byte for byte the one this call writes (its version and timestamps included)."""
-    return _retried(exc) and exc.response.get("Item") == item
-
-
-def _unavailable(action: str, exc: Exception, *, outcome_unknown: bool = False) -> StoreUnavailable:
-    reason = _code(exc) if isinstance(exc, ClientError) else type(exc).__name__
-    return StoreUnavailable(f"{action} failed: {reason}", outcome_unknown=outcome_unknown)
