@@ -11,7 +11,17 @@ async def hello(args: HelloIn, call: ToolCall) -> ToolResult: ...
 from widget_mcp.toolkit.call import CallerClient, PromptCall, ToolCall
 from widget_mcp.toolkit.content import Audio, ContentError, EmbeddedResource, Image, ResourceLink, Text
 from widget_mcp.toolkit.display import DISPLAY_HOST
-from widget_mcp.toolkit.errors import DeclarationError, InvalidArguments, ServiceUnavailable, ToolError
+from widget_mcp.toolkit.errors import (
+    DeclarationError,
+    IdentityRequired,
+    InvalidArguments,
+    QuotaExceeded,
+    RateLimited,
+    ServiceUnavailable,
+    TooLarge,
+    ToolError,
+    TooManyAtOnce,
+)
 from widget_mcp.toolkit.inputs import (
     Elicitation,
     Elicited,
@@ -44,6 +54,7 @@ __all__ = [
     "Elicitation",
     "Elicited",
     "EmbeddedResource",
+    "IdentityRequired",
     "Image",
     "InputRequest",
     "InputRequired",
@@ -56,6 +67,8 @@ __all__ = [
     "PromptCall",
     "PromptInputUnsupported",
     "PromptMessage",
+    "QuotaExceeded",
+    "RateLimited",
     "ResourceLink",
     "Root",
     "Roots",
@@ -63,6 +76,8 @@ __all__ = [
     "Sampling",
     "ServiceUnavailable",
     "Text",
+    "TooLarge",
+    "TooManyAtOnce",
     "ToolBook",
     "ToolCall",
     "ToolError",
