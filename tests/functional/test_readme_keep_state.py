@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import importlib
 import re
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +18,7 @@ import pytest
 from dynamodb_probe import client_for, moto_dynamodb
 from mcp import Client
 from readme_snippets import README
+from repo_copy import ROOT
 from widget_mcp.apps import registry
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
@@ -35,7 +38,7 @@ def guide_code() -> str:
     text = README.read_text()
     start = text.index("### Keep state")
     section = text[start : text.index("\n### ", start + 1)]
-    return "\n".join(re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL))
+    return "\n\n".join(re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL))
 
 
 @pytest.fixture(scope="module")
@@ -163,3 +166,17 @@ async def test_twenty_racing_votes_are_all_counted_with_no_retry(core: Core) -> 
     results = (await call(core, "poll_results", {"poll_id": poll_id}, ALICE)).structured_content
     assert [r["votes"] for r in results["results"]] == [10, 10]
     assert results["total"] == 20
+
+
+def test_the_guides_app_passes_ruff_where_the_guide_puts_it(tmp_path: Path) -> None:
+    # Under a `widget_mcp` package, as in lambda_src/widget_mcp/apps/team_poll/, so imports sort as they will there.
+    package = tmp_path / "widget_mcp" / "apps" / "team_poll"
+    package.mkdir(parents=True)
+    for parent in (tmp_path / "widget_mcp", tmp_path / "widget_mcp" / "apps"):
+        (parent / "__init__.py").write_text("")
+    (package / "__init__.py").write_text(guide_code())
+    ruff = [sys.executable, "-m", "ruff"]
+    config = ["--config", str(ROOT / "pyproject.toml"), "widget_mcp"]
+    for command in (["check", *config], ["format", "--check", *config]):
+        ran = subprocess.run([*ruff, *command], cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
+        assert ran.returncode == 0, f"ruff {command[0]} of README.md's Keep state app:\n{ran.stdout}{ran.stderr}"
