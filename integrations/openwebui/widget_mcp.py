@@ -397,9 +397,13 @@ def _function_spec(tool: dict[str, Any]) -> dict[str, Any]:
     return {"type": "function", "function": {"name": tool["name"], "description": description, "parameters": schema}}
 
 
-# Markdown's marks (links, images, code, tables, emphasis), and what GFM links by itself: a URL's `:` (http, https,
-# ftp, mailto), every `.` (a `www.` host) and `@` (an email). Escaped, each still reads as itself.
-_MARKS = re.compile(r"([\\`*_\[\]|~:.@])")
+# Markdown's marks (links, images, code, tables, emphasis), backslash-escaped.
+_MARKS = re.compile(r"([\\`*\[\]|~])")
+# What GFM links by itself: a scheme before its colon (http, https, ftp, mailto, xmpp), `www` before its dot, and an
+# email's at sign. An invisible word joiner there breaks the link and the text still reads as itself; a backslash
+# escape would not do: Open WebUI's renderer shows some (`\.` after an entity) as typed.
+_LINKABLE = re.compile(r"(?i)(https?|ftps?|mailto|xmpp|www)(?=[:.])|(?=@)")
+_JOINER = "\u2060"
 
 
 def _escaped(text: str) -> str:
@@ -407,7 +411,8 @@ def _escaped(text: str) -> str:
     element, the steps block included, nor make a `<...>` autolink), markdown's marks escaped, and nothing a GFM
     renderer would turn into a link (bare URLs, `www.` hosts, emails)."""
     flat = " ".join(text.split())
-    return _MARKS.sub(r"\\\1", html.escape(flat, quote=True))
+    marked = _MARKS.sub(r"\\\1", html.escape(flat, quote=True))
+    return _LINKABLE.sub(lambda m: (m.group(1) or "") + _JOINER, marked)
 
 
 def _step_preview(outcome: Outcome) -> str:

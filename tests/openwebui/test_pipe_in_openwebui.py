@@ -38,8 +38,9 @@ def _steps(content: str) -> tuple[int, list[str], str]:
 
 
 def _as_text(markdown: str) -> str:
-    """What a step's escaped text reads as: markdown's backslash escapes and HTML's entities undone."""
-    return html.unescape(re.sub(r"\\(.)", r"\1", markdown))
+    """What a step's escaped text reads as: markdown's backslash escapes and HTML's entities undone, and the
+    invisible word joiners that keep a URL from becoming a link left out."""
+    return html.unescape(re.sub(r"\\(.)", r"\1", markdown)).replace("\u2060", "")
 
 
 def _expected_preview(source: dict[str, Any]) -> str:
@@ -111,3 +112,21 @@ def test_in_open_webui_s_page_the_steps_are_collapsed_a_hostile_result_reads_as_
     # The result's widget is embedded under the message, as text there too.
     widget = page.frame_locator(EMBED).first.frame_locator("#widget")
     expect(widget.get_by_text("<script>window.pwned = 1</script>", exact=False).first).to_be_visible()
+
+
+def test_in_open_webui_s_page_urls_hosts_and_emails_in_a_result_read_as_text_and_link_nowhere(
+    page: Page, piped: OpenWebUIClient
+) -> None:
+    links = "see https://evil.example/pay or www.evil.example/login, write to admin@evil.example"
+    chat = piped.chat(f"call display_demo {json.dumps({'message': links})}")
+    page.goto(f"{piped.base}/c/{chat.id}")
+    notes = page.get_by_role("button", name="Okay, Let's Go!")
+    summary = page.get_by_text("Execution Steps (1 tool)")
+    expect(summary.or_(notes).first).to_be_visible()
+    if notes.is_visible():
+        notes.click()
+    summary.click()
+    step = page.locator("p").filter(has_text="🔧 display_demo:")
+    expect(step).to_be_visible()
+    assert links in step.inner_text().replace("\u2060", "")  # as typed: the word joiners are not seen
+    assert step.locator("a").count() == 0  # Open WebUI's own renderer made no link of them
