@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from infra.asset_build import RUNTIME_PROVIDED, UV, Target, _source_files, size_bytes
+from infra.asset_build import RUNTIME_PROVIDED, UV, Target, size_bytes, source_files
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = Target("arm64", "3.13")
@@ -38,7 +38,7 @@ def _requirements() -> dict[str, list[str]]:
 
 def _own_code(kind: str) -> list[Path]:
     if kind == "ours":
-        return _source_files()
+        return source_files()
     module = {"sdk": "sdk_baseline", "awslabs": "awslabs_baseline"}[kind]
     return [ROOT / "bench" / f"{module}.py"]
 
