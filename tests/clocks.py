@@ -13,3 +13,13 @@ def mid_window(width: int) -> Callable[[], float]:
     now = time.time()
     stopped = now - now % width + width / 2
     return lambda: stopped
+
+
+class Clock:
+    """A clock a test moves by hand (`clock.now += 60`), for the code that takes one."""
+
+    def __init__(self, now: float = 1_900_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now

@@ -14,6 +14,7 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+from clocks import Clock
 from mcp import Client
 from widget_mcp.secrets import SecretUnavailable
 from widget_mcp.storage.documents import Document
@@ -59,14 +60,6 @@ class ReadCountingStore(InMemoryDocumentStore):
     def get(self, owner: str, kind: str, doc_id: str) -> Document | None:
         self.reads += 1
         return super().get(owner, kind, doc_id)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_900_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

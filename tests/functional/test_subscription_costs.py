@@ -9,6 +9,7 @@ from typing import Any
 
 import boto3
 import pytest
+from clocks import Clock
 from dynamodb_probe import CallLog
 from moto import mock_aws
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
@@ -23,14 +24,6 @@ from widget_mcp.transport.subscriptions import (
 TABLE = "subscription-costs"
 OSLO = "trip://departures/Oslo"
 WRITES = {"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"}
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_900_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
