@@ -11,7 +11,7 @@ from aws_cdk import aws_logs as logs
 from constructs import Node
 from widget_mcp.apps.registry import APPS
 from widget_mcp.secrets import SECRET_ARN_PATTERN
-from widget_mcp.settings import Settings
+from widget_mcp.settings import Settings, directory_token
 
 # Days → CloudWatch Logs retention; the API accepts only these values.
 RETENTION = {
@@ -102,6 +102,8 @@ class StackConfig:
     existing_secrets: dict[str, str | None] = field(default_factory=dict)
     # The apps the function serves (the registry its asset ships): what they declare decides what the stack grants.
     apps: tuple[str, ...] = APPS
+    # The directories' ownership proofs served at /.well-known/ (README, "Publish"): variable → token.
+    directory_tokens: dict[str, str] = field(default_factory=dict)
 
     @property
     def removal_policy(self) -> cdk.RemovalPolicy:
@@ -155,6 +157,7 @@ class StackConfig:
             resumable_streams=_switch(get("resumableStreams"), default=True, key="resumableStreams"),
             function_limits=_limits(get),
             existing_secrets=secrets,
+            directory_tokens=_directory_tokens(get),
         )
 
 
@@ -308,4 +311,24 @@ def _secrets(get: Any) -> dict[str, str | None]:
                 f"SSM SecureString parameter{what}, got {value!r}"
             )
         chosen[variable] = text
+    return chosen
+
+
+# `-c openaiAppsChallenge=…` and `-c mcpRegistryAuth=…`: the function's variable for each.
+DIRECTORY_TOKENS = {"openaiAppsChallenge": "OPENAI_APPS_CHALLENGE", "mcpRegistryAuth": "MCP_REGISTRY_AUTH"}
+
+
+def _directory_tokens(get: Any) -> dict[str, str]:
+    """Each token the context sets, checked at synth by the function's own rule (widget_mcp.settings)."""
+    chosen: dict[str, str] = {}
+    for key, variable in DIRECTORY_TOKENS.items():
+        value = get(key)
+        if value is None:
+            continue
+        try:
+            token = directory_token(str(value))
+        except ValueError as exc:
+            raise ConfigError(f"{key} {exc}, got {value!r}") from None
+        if token:
+            chosen[variable] = token
     return chosen

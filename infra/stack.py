@@ -68,7 +68,7 @@ class WidgetMcpStack(cdk.Stack):
             anonymous_state=config.anonymous_state,
             resumable_streams=config.resumable_streams,
             secrets=keys.refs,
-            function_limits=config.function_limits,
+            function_limits={**config.function_limits, **config.directory_tokens},
             task_rounds=serve_tasks(config.apps),
         )
         cdk.CfnOutput(self, "McpUrl", value=api.mcp_url, description="paste into ChatGPT: Settings → Apps")

@@ -116,6 +116,11 @@ class Settings(BaseModel):
     # how long one round of its work may run once started (the function's timeout; in AWS the stack sets both).
     task_ttl_seconds: int = Field(default=3600, ge=60, le=7 * 86_400)
     task_work_seconds: int = Field(default=20, ge=1, le=900)
+    # Directory ownership proofs (README, "Publish"): the token OpenAI's app submission asks to find at
+    # /.well-known/openai-apps-challenge, and the MCP Registry's HTTP proof at /.well-known/mcp-registry-auth.
+    # Unset, both paths answer 404.
+    openai_apps_challenge: str | None = None
+    mcp_registry_auth: str | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -204,6 +209,11 @@ class Settings(BaseModel):
             )
         return value
 
+    @field_validator("openai_apps_challenge", "mcp_registry_auth", mode="before")
+    @classmethod
+    def _one_printable_line(cls, value: object) -> object:
+        return directory_token(value) if isinstance(value, str) else value
+
     @property
     def jwks_url(self) -> str | None:
         if self.oauth_jwks_url:
@@ -269,6 +279,22 @@ class Settings(BaseModel):
         """Scheme and host of WIDGET_BASE_URL: what widget CSPs must allow."""
         parts = urlsplit(self.widget_base_url)
         return f"{parts.scheme}://{parts.netloc}"
+
+
+MAX_DIRECTORY_TOKEN = 1024
+
+
+def directory_token(value: str) -> str | None:
+    """A directory's ownership token as served (text/plain, compared byte for byte): one line of printable ASCII,
+    surrounding spaces dropped; empty is unset."""
+    value = value.strip()
+    if not value:
+        return None
+    if len(value) > MAX_DIRECTORY_TOKEN or not all(" " <= ch <= "~" for ch in value):
+        raise ValueError(
+            f"must be one line of printable ASCII of at most {MAX_DIRECTORY_TOKEN} characters, as the directory gave it"
+        )
+    return value
 
 
 def load_settings() -> Settings:

@@ -326,6 +326,7 @@ def _priming_events(core: Core) -> list[dict[str, Any]]:
 
 def build_app(core: Core, *, widget_dir: Path | None = None) -> FastAPI:
     from widget_mcp.app import create_app
+    from widget_mcp.publishing.challenges import challenge_routes
 
     return create_app(
         core.endpoint,
@@ -333,5 +334,5 @@ def build_app(core: Core, *, widget_dir: Path | None = None) -> FastAPI:
         tool_count=len(core.runtime.tools),
         widget_dir=widget_dir,
         widget_hosts=HostAllowlist(core.settings.allowed_hosts),
-        extra_routes=core.sign_in_routes(),
+        extra_routes=[*core.sign_in_routes(), *challenge_routes(core.settings)],
     )

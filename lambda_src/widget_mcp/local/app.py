@@ -16,6 +16,7 @@ from widget_mcp.local.events import EventFeed
 from widget_mcp.local.mcp_tap import McpEventTap
 from widget_mcp.local.paths import REPO, WIDGET_DIST
 from widget_mcp.local.playground import PlaygroundPage
+from widget_mcp.publishing.challenges import challenge_routes
 from widget_mcp.transport.cross_origin import HostChecked, browser_route
 from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
 from widget_mcp.wiring import Core
@@ -58,6 +59,7 @@ def build_local_app(
             # Previews carry capability ids and form answers: only the hosts and origins that may call /mcp read them.
             browser_route("/events", events.stream, ["GET"], CorsPolicy(core.settings.cors_origins), hosts),
             *core.sign_in_routes(),
+            *challenge_routes(core.settings),
             *extra_routes,
         ],
     )
