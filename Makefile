@@ -26,6 +26,7 @@ help:
 	@echo "make asset   build the Lambda code asset (arm64, Python 3.13) and print its size"
 	@echo "make asset-smoke  run that asset's handler under Debian's arm64 Python 3.13 (qemu) against moto"
 	@echo "make check-app URL=https://…/mcp   the ChatGPT/MCP Apps readiness check against an endpoint"
+	@echo "make submission [APP=chess] URL=https://…/mcp REGISTRY_NAME=io.github.you/chess   the directories' files, in build/submission/"
 	@echo "make app NAME=weather [WIDGET=1]    scaffold a new app (and its own widget), its tests, and register it"
 	@echo "make test-app NAME=weather          lint one app's files and run its own tests (installs the test tools only)"
 	@echo "make clients install the client matrix's MCP clients (TypeScript SDK v1 and v2, Python SDK 1.x, fastmcp)"
@@ -215,7 +216,12 @@ destroy: $(VENV)/.synced $(CDK) $(WIDGET_STAMP)
 
 check-app: $(VENV)/.synced-local
 	@test -n "$(URL)" || { echo "usage: make check-app URL=https://<api>/mcp" >&2; exit 2; }
-	$(PY) -m widget_mcp.readiness "$(URL)" $(CHECK_ARGS)
+	$(PY) -m widget_mcp.readiness "$(URL)" $(if $(HOST),--host $(HOST)) $(CHECK_ARGS)
+
+# The app directories' files from an app's declarations (infra/README.md, "Publish"); fails naming each listing limit broken.
+.PHONY: submission
+submission: $(VENV)/.synced-local
+	$(PY) -m widget_mcp.publishing $(APP) $(if $(URL),--url "$(URL)") $(if $(REGISTRY_NAME),--name "$(REGISTRY_NAME)")
 
 # --- a new app on the toolkit (README, "Build your own app") ---
 .PHONY: app

@@ -70,8 +70,8 @@ CACHE_HINTS: dict[CacheableMethod, CacheHint] = {
 APPS_EXTENSION = "io.modelcontextprotocol/ui"
 
 INSTRUCTIONS = (
-    "Tools here can show interactive widgets. Prefer calling a tool over describing its result, "
-    "and reuse ids returned by earlier results to continue where the user left off."
+    "Tools here can show interactive widgets. Results carry ids (a gameId, a formId) that later calls take to "
+    "continue a game or read a form's answers."
 )
 
 

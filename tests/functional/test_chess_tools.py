@@ -370,8 +370,8 @@ async def test_chess_tools_declare_their_hints_templates_and_widget_access(clien
             for name, tool in tools.items()
         }
         assert declared == {
-            "chess_new_game": (False, False, board, False),
-            "chess_move": (False, False, board, True),
+            "chess_new_game": (False, True, board, False),
+            "chess_move": (False, True, board, True),
             "chess_show_game": (True, False, display, True),
             "chess_list_games": (True, False, display, False),
             "chess_resign": (False, True, board, True),

@@ -13,6 +13,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from widget_mcp.toolkit.call import ToolCall
 from widget_mcp.toolkit.errors import DeclarationError
+from widget_mcp.toolkit.listing import Justifications, Listing, NegativeCase, ReviewCase
 from widget_mcp.toolkit.portable import portable_input_schema
 from widget_mcp.toolkit.results import ToolResult
 from widget_mcp.toolkit.schema_refs import inline_refs
@@ -65,6 +66,8 @@ class ToolSpec:
     # With sign-in on, the scopes a caller's token must hold; None keeps the tool public.
     sign_in: tuple[str, ...] | None = None
     task_support: TaskSupport = "forbidden"
+    # One sentence per hint for the directories' review (listing.py); None until the tool declares them.
+    justify: Justifications | None = None
     # The inputSchema, generated once (optional arguments without a null union): the cap check and the tool list
     # both read it.
     input_schema: dict[str, Any] = field(init=False, repr=False, compare=False)
@@ -271,6 +274,10 @@ class ToolBook:
         self.resources: dict[str, ResourceSpec] = {}
         self.resource_templates: dict[str, ResourceTemplateSpec] = {}
         self.warm_up = warm_up
+        # The app's directory listing and review cases (listing.py): `make submission` and the review-case test.
+        self.listing: Listing | None = None
+        self.review_cases: list[ReviewCase] = []
+        self.negative_cases: list[NegativeCase] = []
 
     def tool(
         self,
@@ -291,8 +298,12 @@ class ToolBook:
         sign_in: tuple[str, ...] | None = None,
         error_output: type[BaseModel] | None = None,
         task_support: TaskSupport = "forbidden",
+        justify: Mapping[str, str] | None = None,
     ) -> Callable[[Handler], Handler]:
         """Declare a tool. The hints have no defaults on purpose: hosts require all three to be stated.
+
+        `justify` gives one sentence per hint (`read_only`, `open_world`, `destructive`) saying why the tool
+        behaves as the hint states: the directories ask for them at review.
 
         `task_support` (`optional` or `required`) lets a call run as a task: see `ToolCall.background`.
 
@@ -328,6 +339,7 @@ class ToolBook:
                 visibility=visibility,
                 sign_in=sign_in,
                 task_support=task_support,
+                justify=None if justify is None else Justifications.of(name, justify),
             )
             return fn
 

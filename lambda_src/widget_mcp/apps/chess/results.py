@@ -49,7 +49,6 @@ class GameListing(BaseModel):
     opponent: str
     player_color: str = Field(alias="playerColor")
     fen: str
-    updated_at: int = Field(alias="updatedAt", description="Epoch seconds of the last change.")
 
 
 class GameList(BaseModel):

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from widget_mcp.apps.chess.results import GameList, GameState
+from widget_mcp.apps.chess.review import declare_review
 from widget_mcp.toolkit import DISPLAY_HOST, ToolBook, ToolCall, ToolResult
 from widget_mcp.toolkit.widgets import WidgetSpec
 
@@ -113,6 +114,14 @@ class NoInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# Hint justifications the tools share (ToolBook.tool's justify=).
+PRIVATE_GAMES = "Changes only the user's own games in this app's private store; nothing outside it is read or written."
+KEPT_GAME = (
+    "Adds a saved game that counts toward the user's quota and "
+    "that no chess tool removes, so the write is marked irreversible."
+)
+
+
 def build_book(context: AppContext) -> ToolBook:
     """The chess tools on this context's store and settings."""
     # Listing games without identity answers an empty list without reading the store: a call that keeps no state.
@@ -126,6 +135,11 @@ def build_book(context: AppContext) -> ToolBook:
 
     @book.tool(
         name="chess_new_game",
+        justify={
+            "read_only": "Creates a game in the user's saved games, so it writes state.",
+            "open_world": PRIVATE_GAMES,
+            "destructive": KEPT_GAME,
+        },
         sign_in=CHESS_SCOPE,
         title="New chess game",
         description=(
@@ -134,7 +148,7 @@ def build_book(context: AppContext) -> ToolBook:
         ),
         output=GameState,
         read_only=False,
-        destructive=False,
+        destructive=True,
         open_world=False,
         invoking="Setting up the board…",
         invoked="Board ready",
@@ -145,6 +159,11 @@ def build_book(context: AppContext) -> ToolBook:
 
     @book.tool(
         name="chess_move",
+        justify={
+            "read_only": "Plays a move in a saved game, so it writes state.",
+            "open_world": PRIVATE_GAMES,
+            "destructive": "A move played cannot be taken back: the position before it is replaced in the saved game.",
+        },
         sign_in=CHESS_SCOPE,
         title="Make a chess move",
         description=(
@@ -153,7 +172,7 @@ def build_book(context: AppContext) -> ToolBook:
         ),
         output=GameState,
         read_only=False,
-        destructive=False,
+        destructive=True,
         open_world=False,
         invoking="Moving…",
         invoked="Move played",
@@ -165,6 +184,11 @@ def build_book(context: AppContext) -> ToolBook:
 
     @book.tool(
         name="chess_show_game",
+        justify={
+            "read_only": "Only reads one saved game and shows it; nothing is written.",
+            "open_world": "Reads only the user's own game in this app's private store.",
+            "destructive": "Reads only: nothing is deleted, overwritten or sent.",
+        },
         sign_in=CHESS_SCOPE,
         title="Show a chess game",
         description="Shows one of the user's games: the board and the list of moves so far. Changes nothing.",
@@ -183,6 +207,11 @@ def build_book(context: AppContext) -> ToolBook:
 
     @book.tool(
         name="chess_list_games",
+        justify={
+            "read_only": "Only lists the user's saved games; nothing is written.",
+            "open_world": "Reads only the user's own games in this app's private store.",
+            "destructive": "Reads only: nothing is deleted, overwritten or sent.",
+        },
         sign_in=CHESS_SCOPE,
         title="List chess games",
         description="Lists the user's chess games, newest first, with their status and whose turn it is.",
@@ -200,6 +229,11 @@ def build_book(context: AppContext) -> ToolBook:
 
     @book.tool(
         name="chess_resign",
+        justify={
+            "read_only": "Ends a saved game by resignation, so it writes state.",
+            "open_world": PRIVATE_GAMES,
+            "destructive": "Resigning ends the game for good: it cannot be resumed.",
+        },
         sign_in=CHESS_SCOPE,
         title="Resign a chess game",
         description=(
@@ -218,4 +252,5 @@ def build_book(context: AppContext) -> ToolBook:
     def chess_resign(args: GameIdInput, call: ToolCall) -> ToolResult:
         return chess().resign(args, call)
 
+    declare_review(book)
     return book

@@ -112,5 +112,4 @@ def listing(summary: GameSummary) -> GameListing:
         opponent=summary.opponent,
         playerColor=summary.player_color,
         fen=summary.fen,
-        updatedAt=summary.updated_at,
     )

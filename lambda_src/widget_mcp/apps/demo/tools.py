@@ -28,6 +28,11 @@ class DemoOutput(BaseModel):
 
 @book.tool(
     name="display_demo",
+    justify={
+        "read_only": "Only shows the message it is given back; nothing is stored.",
+        "open_world": "Reaches no other system: the message stays in the conversation.",
+        "destructive": "Reads only: nothing is deleted, overwritten or sent.",
+    },
     title="Display demo",
     description=(
         "Shows a message back as two display widgets: the text itself and a small table of its statistics. "

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from widget_mcp.apps.forms.review import declare_review
 from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult
 from widget_mcp.toolkit.widgets import WidgetSpec
 
@@ -179,6 +180,14 @@ class DguiError(BaseModel):
     payload: Any = None
 
 
+# Hint justifications the tools share (ToolBook.tool's justify=).
+PRIVATE_FORMS = "Writes only to the user's own forms in this app's private store; nothing outside it is touched."
+KEPT_FORM = (
+    "Adds a stored form that counts toward the user's quota and "
+    "that no forms tool removes, so the write is marked irreversible."
+)
+
+
 def build_book(context: AppContext) -> ToolBook:
     """The forms tools on this context's store and settings."""
     # A question that is not JSON is refused by the forms domain before anything is stored.
@@ -192,23 +201,28 @@ def build_book(context: AppContext) -> ToolBook:
 
     @book.tool(
         name="ask_question",
+        justify={
+            "read_only": "Stores the form it shows so its answers can be checked and read back, so it writes state.",
+            "open_world": PRIVATE_FORMS,
+            "destructive": KEPT_FORM,
+        },
         sign_in=FORMS_SCOPE,
         title="Ask the user with a form",
         description=(
-            "Shows the user a form to fill in, instead of asking for several details in prose. Use it whenever "
-            "you need more than one piece of structured information, or a choice among known options: booking "
-            "or scheduling details, search filters, settings, an address, a confirmation between candidates. "
-            "Write `question` as a JSON Schema object (type 'object', properties with titles, types, formats "
-            "such as 'date' or 'email', enums, and 'required'); pass uiSchema hints for dates, text areas, radio "
-            "buttons or checkboxes. The user's answers come back in the conversation; you can also fetch them "
-            "with get_form_response and the returned formId. Never assume values the user has not given."
+            "Shows the user a form to fill in and returns a formId. Suited to several structured details or a "
+            "choice among known options, such as dates for a booking, search filters or preferences. Write "
+            "`question` as a JSON Schema object (type 'object', properties with titles, types, formats such as "
+            "'date', enums, and 'required'); pass uiSchema hints for dates, text areas, radio buttons or "
+            "checkboxes. The answers come back in the conversation, or through get_form_response with the formId. "
+            "Forms are kept for days in this app's store: do not ask for passwords, payment card or bank details, "
+            "government ids or health information."
         ),
         # A `dgui_form` to show; where the client asked the user natively, the answer (`dgui_response`) or, if the
         # user declined, a `dgui_pending` saying so.
         output=(FormPayload, ResponsePayload),
         error_output=DguiError,
         read_only=False,
-        destructive=False,
+        destructive=True,
         open_world=False,
         invoking="Preparing a form…",
         invoked="Form shown",
@@ -219,13 +233,18 @@ def build_book(context: AppContext) -> ToolBook:
 
     @book.tool(
         name="submit_form",
+        justify={
+            "read_only": "Stores the user's answers to a form, so it writes state.",
+            "open_world": PRIVATE_FORMS,
+            "destructive": "Answers are final: an answered step cannot be answered again with other data.",
+        },
         sign_in=FORMS_SCOPE,
         title="Submit a form",
         description="Called by the form widget with the user's answers; they are checked against the form's schema.",
         output=ResponsePayload,
         error_output=DguiError,
         read_only=False,
-        destructive=False,
+        destructive=True,
         open_world=False,
         idempotent=True,
         invoking="Sending your answers…",
@@ -238,6 +257,11 @@ def build_book(context: AppContext) -> ToolBook:
 
     @book.tool(
         name="get_form_response",
+        justify={
+            "read_only": "Only reads a stored form's answers; nothing is written.",
+            "open_world": "Reads only the user's own form in this app's private store.",
+            "destructive": "Reads only: nothing is deleted, overwritten or sent.",
+        },
         sign_in=FORMS_SCOPE,
         title="Get a form's answers",
         description="Returns the user's answers to a form shown by ask_question, or says it is still unanswered.",
@@ -253,4 +277,5 @@ def build_book(context: AppContext) -> ToolBook:
     def get_form_response(args: FormIdInput, call: ToolCall) -> ToolResult:
         return forms().get_form_response(args, call)
 
+    declare_review(book)
     return book

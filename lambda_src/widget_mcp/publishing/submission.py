@@ -1,0 +1,120 @@
+"""The submission files for one app (`make submission APP=chess`): OpenAI's v1 import file, the MCP Registry's
+server.json and a Claude listing page, built from the app's declarations (toolkit/listing.py)."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+import widget_mcp
+from widget_mcp.publishing.limits import model_visible
+from widget_mcp.toolkit.listing import ReviewCase
+from widget_mcp.toolkit.tools import ToolBook, ToolSpec
+
+OPENAI_SCHEMA_URL = "https://developers.openai.com/apps-sdk/schemas/chatgpt-app-submission.v1.json"
+SERVER_SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
+SERVER_SCHEMA = Path(__file__).with_name("schemas") / "server.schema.json"
+REGISTRY_DESCRIPTION = 100
+
+
+@cache
+def server_schema() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(SERVER_SCHEMA.read_text())
+    return loaded
+
+
+def _visible_tools(book: ToolBook, case: ReviewCase) -> str:
+    visible = {spec.name for spec in model_visible(book)}
+    return ", ".join(tool for tool in case.tools_triggered if tool in visible)
+
+
+def _tool_entry(spec: ToolSpec) -> dict[str, Any]:
+    assert spec.justify is not None  # limits.py refuses a tool without them first
+    return {
+        "annotations": {
+            "readOnlyHint": spec.read_only,
+            "openWorldHint": spec.open_world,
+            "destructiveHint": spec.destructive,
+        },
+        "justifications": {
+            "read_only_justification": spec.justify.read_only,
+            "open_world_justification": spec.justify.open_world,
+            "destructive_justification": spec.justify.destructive,
+        },
+    }
+
+
+def chatgpt_submission(book: ToolBook) -> dict[str, Any]:
+    """The import file in the shape of OpenAI's `chatgpt-app-submission.v1.json`."""
+    assert book.listing is not None
+    listing = book.listing
+    return {
+        "$schema": OPENAI_SCHEMA_URL,
+        "schema_version": 1,
+        "app_info": {
+            "display_name": listing.name,
+            "subtitle": listing.subtitle,
+            "description": listing.description,
+            "category": listing.category,
+        },
+        "tools": {spec.name: _tool_entry(spec) for spec in model_visible(book)},
+        "test_cases": [
+            {
+                "description": case.description,
+                "user_prompt": case.prompt,
+                "file_attachment_urls": None,
+                "tools_triggered": _visible_tools(book, case),
+                "expected_output": case.expected_output,
+                "expected_output_url": None,
+            }
+            for case in book.review_cases
+        ],
+        "negative_test_cases": [
+            {
+                "description": case.description,
+                "user_prompt": case.prompt,
+                "file_attachment_urls": None,
+                "tools_triggered": None,
+                "expected_output": case.expected_output,
+                "expected_output_url": None,
+            }
+            for case in book.negative_cases
+        ],
+    }
+
+
+def server_json(book: ToolBook, *, name: str, url: str, website: str | None = None) -> dict[str, Any]:
+    """The MCP Registry entry: one `streamable-http` remote, validated against the vendored schema."""
+    assert book.listing is not None
+    description = book.listing.subtitle[:REGISTRY_DESCRIPTION]
+    entry: dict[str, Any] = {
+        "$schema": SERVER_SCHEMA_URL,
+        "name": name,
+        "title": book.listing.name,
+        "description": description,
+        "version": widget_mcp.__version__,
+        "remotes": [{"type": "streamable-http", "url": url}],
+    }
+    if website:
+        entry["websiteUrl"] = website
+    jsonschema.Draft202012Validator(server_schema()).validate(entry)
+    return entry
+
+
+def claude_listing(book: ToolBook, *, url: str) -> str:
+    """The connector directory's listing page: what it does, its tools and their hints, and usage examples."""
+    assert book.listing is not None
+    listing = book.listing
+    lines = [f"# {listing.name}", "", f"_{listing.subtitle}_", "", listing.description, "", f"Server URL: `{url}`", ""]
+    lines += ["## Tools", "", "| tool | title | read-only | destructive | open world |", "|---|---|---|---|---|"]
+    for spec in model_visible(book):
+        lines.append(f"| `{spec.name}` | {spec.title} | {spec.read_only} | {spec.destructive} | {spec.open_world} |")
+    lines += ["", "## Usage examples", ""]
+    for number, case in enumerate(book.review_cases, start=1):
+        lines += [f"### {number}. {case.description}", "", f"> {case.prompt}", ""]
+        lines += [f"Tools: {', '.join(f'`{t}`' for t in case.tools_triggered)}. {case.expected_output}", ""]
+    return "\n".join(lines)
