@@ -1,4 +1,5 @@
-"""`python -m widget_mcp.readiness URL [--local|--submission]`: exit 1 on errors, 2 if the endpoint is unreachable."""
+"""`python -m widget_mcp.readiness URL [--local|--submission] [--host chatgpt|claude|registry]`: exit 1 on errors,
+2 if the endpoint is unreachable."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ import asyncio
 import sys
 from collections.abc import Sequence
 
+import httpx
+
 from widget_mcp.readiness.failures import explain
 from widget_mcp.readiness.probe import collect
+from widget_mcp.readiness.profiles import HOSTS, live, profile
 from widget_mcp.readiness.rules import Finding, check, is_local
 
 
@@ -30,6 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--submission", action="store_true", help="submission-only rules are errors (default remote)")
     mode.add_argument("--local", action="store_true", help="submission-only rules are warnings (default loopback)")
+    parser.add_argument("--host", choices=HOSTS, help="also check that directory's rules (readiness/profiles.py)")
     args = parser.parse_args(argv)
     for_submission = args.submission or not (args.local or is_local(args.url))
     try:
@@ -38,6 +43,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(explain(args.url, exc), file=sys.stderr)
         return 2
     findings = check(snapshot, for_submission=for_submission)
+    if args.host:
+        findings += profile(snapshot, args.host)
+        try:
+            findings += live(args.url, snapshot, args.host)
+        except httpx.HTTPError as exc:
+            print(explain(args.url, exc), file=sys.stderr)
+            return 2
     print(f"{args.url}: {len(snapshot.tools)} tool(s), {len(snapshot.template_uris)} template(s)")
     print(render(findings))
     return 1 if any(f.level == "error" for f in findings) else 0
