@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from agent_specs import AGENT_IDS, AGENTS
+from agent_specs import AGENT_IDS, AGENTS, UNREAD_ERRORS
 from client_driver import Driver
 from client_plan import SPECS, example_arguments, invalid_arguments
 from client_session import ClientSession
@@ -30,18 +30,28 @@ class Agent:
         assert connected["ok"], f"{spec.name} could not connect: {connected['error']}"
         assert connected["version"] == spec.version, f"{spec.library}: the driver loaded {connected['version']}"
 
-    def run(self, tool: str, arguments: dict[str, Any]) -> Seen:
-        answer = self.driver.ask("run", tool=tool, arguments=arguments)
+    @property
+    def elicits(self) -> bool:
+        return bool(self.spec.answers_input)
+
+    def unread(self, code: str) -> bool:
+        """Whether this framework's model is known not to read `code`'s sentence (agent_specs.UNREAD_ERRORS)."""
+        return code in UNREAD_ERRORS.get(self.spec.key, {})
+
+    def run(self, tool: str, arguments: dict[str, Any], answer: dict[str, Any] | None = None) -> Seen:
+        given = {"answer": answer} if answer is not None else {}
+        answer = self.driver.ask("run", tool=tool, arguments=arguments, **given)
         assert answer["ok"], f"{self.spec.name}: {tool}({arguments}) threw {answer['error']}"
         assert answer["turns"] == 2, f"{self.spec.name}: the model was asked {answer['turns']} times, not twice"
-        return Seen(f"{self.spec.name}: {tool}({json.dumps(arguments)[:200]})", answer["offered"], answer["seen"])
+        where = f"{self.spec.name}: {tool}({json.dumps(arguments)[:200]})"
+        return Seen(where, answer["offered"], answer["seen"], answer.get("asked") or [])
 
 
 class Seen:
     """The tools a model was offered and what it was handed as the tool's output, in the framework's own shape."""
 
-    def __init__(self, where: str, offered: list[str], seen: list[Any]) -> None:
-        self.where, self.offered, self.seen = where, offered, seen
+    def __init__(self, where: str, offered: list[str], seen: list[Any], asked: list[dict[str, Any]]) -> None:
+        self.where, self.offered, self.seen, self.asked = where, offered, seen, asked
         assert len(seen) == 1, f"{where}: the model was handed {len(seen)} tool outputs: {seen}"
 
     @property
@@ -147,7 +157,8 @@ def test_each_agents_model_reads_each_chess_refusals_sentence(agent: Agent, refe
     for (tool, arguments, code), (_, ours, _) in zip(_refusals(None, theirs), _refusals(None, game), strict=True):
         sentence = reference.fails(tool, arguments, code).narration.replace(theirs, game)
         seen = agent.run(tool, ours)
-        assert sentence in seen.texts, f"{seen.where}: {code}'s sentence {sentence!r} is not in {seen.seen}"
+        read = sentence in seen.texts
+        assert read != agent.unread(code), f"{seen.where}: {code}'s sentence {sentence!r} read: {read}; {seen.seen}"
 
 
 @pytest.mark.parametrize("tool", INVALID_CALLS)
@@ -158,13 +169,44 @@ def test_each_agents_model_reads_the_invalid_arguments_sentence(
     assert invalid is not None
     sentence = reference.fails(tool, invalid, "invalid_arguments").narration
     seen = agent.run(tool, invalid)
-    assert sentence in seen.text, f"{seen.where}: {sentence!r} is not in {seen.seen}"
+    if tool not in seen.offered:
+        # A framework that hides app-only tools from its model: the model cannot call it.
+        assert SPECS[tool].visibility == "private", f"{seen.where}: a tool for models was not offered"
+        assert sentence not in seen.text, seen.seen
+        return
+    read = sentence in seen.text
+    code = "invalid_arguments (none given)" if invalid == {} else "invalid_arguments"
+    assert read != agent.unread(code), f"{seen.where}: {sentence!r} read: {read}; {seen.seen}"
+
+
+def _answer_to(form: dict[str, Any]) -> dict[str, Any]:
+    """A user's answer to every field of `form` (a string, or a number at its minimum)."""
+    return {
+        field: schema.get("minimum", 1) if schema.get("type") in ("integer", "number") else f"answer to {field}"
+        for field, schema in form["properties"].items()
+    }
+
+
+def test_each_eliciting_agents_model_reads_the_users_answer_to_the_form(agent: Agent) -> None:
+    if not agent.elicits:
+        pytest.skip(f"{agent.spec.name} shows no forms of its own (its model's view: the next test)")
+    arguments = example_arguments("ask_question")
+    answer = _answer_to(arguments["question"])
+    seen = agent.run("ask_question", arguments, {"action": "accept", "content": answer})
+    assert [asked["requestedSchema"] for asked in seen.asked] == [arguments["question"]], seen.asked
+    assert seen.has_state(type="dgui_response", data=answer), f"{seen.where}: the model read {seen.seen}"
 
 
 def test_each_agents_model_reads_the_forms_question_and_each_field_and_no_answer(agent: Agent) -> None:
     arguments = example_arguments("ask_question")
     form = arguments["question"]
-    seen = agent.run("ask_question", arguments)
+    # An eliciting framework's user declines: the model is told the form and that nobody answered it.
+    seen = agent.run("ask_question", arguments, {"action": "decline"} if agent.elicits else None)
+    assert not any(obj.get("type") == "dgui_response" for obj in seen.objects), f"{seen.where}: {seen.seen}"
+    if agent.elicits:
+        # The user saw the form in the framework's own dialog; the model reads that it was declined.
+        assert seen.has_state(type="dgui_pending", action="decline"), f"{seen.where}: {seen.seen}"
+        return
     assert arguments["title"] in seen.text, f"{seen.where}: the model read {seen.seen}"
     for field, schema in form["properties"].items():
         assert field in seen.text, f"{seen.where}: the model never read the field {field!r}: {seen.seen}"
