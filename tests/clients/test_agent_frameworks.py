@@ -1,0 +1,215 @@
+"""What an agent framework's model reads of our results (agent_specs.py): each framework calls a tool through its
+own MCP layer and agent loop for a scripted model, and the test checks what that model was handed. The expected
+state and error sentences come from the official Python SDK's client (the reference) making the same calls, and
+the calls from the registry's declarations (client_plan.py)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from agent_specs import AGENT_IDS, AGENTS, UNREAD_ERRORS
+from client_driver import Driver
+from client_plan import SPECS, example_arguments, invalid_arguments
+from client_session import ClientSession
+from client_specs import CLIENTS, HANDSHAKE, ClientSpec
+from served_tools import SERVED_TOOLS
+
+REFERENCE = next(spec for spec in CLIENTS if spec.key == "python_sdk_2_3_0")
+INVALID_CALLS = [tool for tool in SERVED_TOOLS if invalid_arguments(tool) is not None]
+
+
+class Agent:
+    """One framework's driver: `run` makes its model call one tool and returns what the model was handed."""
+
+    def __init__(self, driver: Driver, spec: ClientSpec) -> None:
+        self.driver, self.spec = driver, spec
+        connected = driver.ask("connect")
+        assert connected["ok"], f"{spec.name} could not connect: {connected['error']}"
+        assert connected["version"] == spec.version, f"{spec.library}: the driver loaded {connected['version']}"
+
+    @property
+    def elicits(self) -> bool:
+        return bool(self.spec.answers_input)
+
+    def unread(self, code: str) -> bool:
+        """Whether this framework's model is known not to read `code`'s sentence (agent_specs.UNREAD_ERRORS)."""
+        return code in UNREAD_ERRORS.get(self.spec.key, {})
+
+    def run(self, tool: str, arguments: dict[str, Any], answer: dict[str, Any] | None = None) -> Seen:
+        given = {"answer": answer} if answer is not None else {}
+        answer = self.driver.ask("run", tool=tool, arguments=arguments, **given)
+        assert answer["ok"], f"{self.spec.name}: {tool}({arguments}) threw {answer['error']}"
+        assert answer["turns"] == 2, f"{self.spec.name}: the model was asked {answer['turns']} times, not twice"
+        where = f"{self.spec.name}: {tool}({json.dumps(arguments)[:200]})"
+        return Seen(where, answer["offered"], answer["seen"], answer.get("asked") or [])
+
+
+class Seen:
+    """The tools a model was offered and what it was handed as the tool's output, in the framework's own shape."""
+
+    def __init__(self, where: str, offered: list[str], seen: list[Any], asked: list[dict[str, Any]]) -> None:
+        self.where, self.offered, self.seen, self.asked = where, offered, seen, asked
+        assert len(seen) == 1, f"{where}: the model was handed {len(seen)} tool outputs: {seen}"
+
+    @property
+    def texts(self) -> list[str]:
+        return list(_strings(self.seen))
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.texts)
+
+    @property
+    def objects(self) -> list[dict[str, Any]]:
+        """Every JSON object the model can read: given as one, or serialized in a text."""
+        return list(_objects(self.seen))
+
+    def has_state(self, **fields: Any) -> bool:
+        return any(all(obj.get(k) == v for k, v in fields.items()) for obj in self.objects)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _objects(value: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(value, dict):
+        yield value
+        for item in value.values():
+            yield from _objects(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _objects(item)
+    elif isinstance(value, str) and value[:1] in "{[":
+        try:
+            yield from _objects(json.loads(value))
+        except ValueError:
+            return
+
+
+@pytest.fixture(scope="session")
+def reference(mcp_url: str) -> Iterator[ClientSession]:
+    driver = Driver(REFERENCE, mcp_url)
+    try:
+        yield ClientSession(driver, REFERENCE, HANDSHAKE)
+    finally:
+        driver.stop()
+
+
+@pytest.fixture(scope="session", params=AGENTS, ids=AGENT_IDS)
+def agent(request: pytest.FixtureRequest, mcp_url: str) -> Iterator[Agent]:
+    spec: ClientSpec = request.param
+    if not spec.needs.exists():
+        pytest.fail(f"{spec.name} is not installed ({spec.needs} is missing): run `make clients`", pytrace=False)
+    driver = Driver(spec, mcp_url)
+    try:
+        yield Agent(driver, spec)
+        driver.ask("close")
+    finally:
+        driver.stop()
+
+
+def test_each_agents_model_is_offered_every_tool_a_model_may_call(agent: Agent) -> None:
+    seen = agent.run("chess_list_games", example_arguments("chess_list_games"))
+    for_models = {tool for tool in SERVED_TOOLS if SPECS[tool].visibility != "private"}
+    assert for_models <= set(seen.offered), f"{seen.where}: offered {seen.offered}"
+    assert set(seen.offered) <= set(SERVED_TOOLS), f"{seen.where}: offered {seen.offered}"
+
+
+def test_each_agents_model_reads_the_fen_and_the_ply_after_a_new_game_and_a_move(
+    agent: Agent, reference: ClientSession
+) -> None:
+    started = reference.succeeds("chess_new_game", {}).structured
+    moved = reference.succeeds("chess_move", {"gameId": started["gameId"], "move": "e4", "expectedPly": 0}).structured
+
+    new = agent.run("chess_new_game", {})
+    assert new.has_state(fen=started["fen"], ply=0), f"{new.where}: the model read {new.seen}"
+    game = next(obj["gameId"] for obj in new.objects if "gameId" in obj)
+    move = agent.run("chess_move", {"gameId": game, "move": "e4", "expectedPly": 0})
+    assert move.has_state(gameId=game, fen=moved["fen"], ply=1), f"{move.where}: the model read {move.seen}"
+
+
+def _refusals(client: Any, game: str) -> list[tuple[str, dict[str, Any], str]]:
+    """The chess refusals, after 1. e4 in `game`: (tool, arguments, error code)."""
+    return [
+        ("chess_move", {"gameId": game, "move": "Ke3"}, "illegal_move"),
+        ("chess_move", {"gameId": game, "move": "e5", "expectedPly": 0}, "conflict"),
+        ("chess_show_game", {"gameId": f"{game}x"}, "game_not_found"),
+    ]
+
+
+def test_each_agents_model_reads_each_chess_refusals_sentence(agent: Agent, reference: ClientSession) -> None:
+    theirs = reference.succeeds("chess_new_game", {}).structured["gameId"]
+    reference.succeeds("chess_move", {"gameId": theirs, "move": "e4", "expectedPly": 0})
+    new = agent.run("chess_new_game", {})
+    game = next(obj["gameId"] for obj in new.objects if "gameId" in obj)
+    agent.run("chess_move", {"gameId": game, "move": "e4", "expectedPly": 0})
+    for (tool, arguments, code), (_, ours, _) in zip(_refusals(None, theirs), _refusals(None, game), strict=True):
+        sentence = reference.fails(tool, arguments, code).narration.replace(theirs, game)
+        seen = agent.run(tool, ours)
+        read = sentence in seen.texts
+        assert read != agent.unread(code), f"{seen.where}: {code}'s sentence {sentence!r} read: {read}; {seen.seen}"
+
+
+@pytest.mark.parametrize("tool", INVALID_CALLS)
+def test_each_agents_model_reads_the_invalid_arguments_sentence(
+    agent: Agent, reference: ClientSession, tool: str
+) -> None:
+    invalid = invalid_arguments(tool)
+    assert invalid is not None
+    sentence = reference.fails(tool, invalid, "invalid_arguments").narration
+    seen = agent.run(tool, invalid)
+    if tool not in seen.offered:
+        # A framework that hides app-only tools from its model: the model cannot call it.
+        assert SPECS[tool].visibility == "private", f"{seen.where}: a tool for models was not offered"
+        assert sentence not in seen.text, seen.seen
+        return
+    read = sentence in seen.text
+    code = "invalid_arguments (none given)" if invalid == {} else "invalid_arguments"
+    assert read != agent.unread(code), f"{seen.where}: {sentence!r} read: {read}; {seen.seen}"
+
+
+def _answer_to(form: dict[str, Any]) -> dict[str, Any]:
+    """A user's answer to every field of `form` (a string, or a number at its minimum)."""
+    return {
+        field: schema.get("minimum", 1) if schema.get("type") in ("integer", "number") else f"answer to {field}"
+        for field, schema in form["properties"].items()
+    }
+
+
+def test_each_eliciting_agents_model_reads_the_users_answer_to_the_form(agent: Agent) -> None:
+    if not agent.elicits:
+        pytest.skip(f"{agent.spec.name} shows no forms of its own (its model's view: the next test)")
+    arguments = example_arguments("ask_question")
+    answer = _answer_to(arguments["question"])
+    seen = agent.run("ask_question", arguments, {"action": "accept", "content": answer})
+    assert [asked["requestedSchema"] for asked in seen.asked] == [arguments["question"]], seen.asked
+    assert seen.has_state(type="dgui_response", data=answer), f"{seen.where}: the model read {seen.seen}"
+
+
+def test_each_agents_model_reads_the_forms_question_and_each_field_and_no_answer(agent: Agent) -> None:
+    arguments = example_arguments("ask_question")
+    form = arguments["question"]
+    # An eliciting framework's user declines: the model is told the form and that nobody answered it.
+    seen = agent.run("ask_question", arguments, {"action": "decline"} if agent.elicits else None)
+    assert not any(obj.get("type") == "dgui_response" for obj in seen.objects), f"{seen.where}: {seen.seen}"
+    if agent.elicits:
+        # The user saw the form in the framework's own dialog; the model reads that it was declined.
+        assert seen.has_state(type="dgui_pending", action="decline"), f"{seen.where}: {seen.seen}"
+        return
+    assert arguments["title"] in seen.text, f"{seen.where}: the model read {seen.seen}"
+    for field, schema in form["properties"].items():
+        assert field in seen.text, f"{seen.where}: the model never read the field {field!r}: {seen.seen}"
+        assert schema["title"] in seen.text, f"{seen.where}: the model never read {schema['title']!r}: {seen.seen}"
+    # Unanswered, the form is never handed over as an answer.
+    assert not any(obj.get("type") == "dgui_response" for obj in seen.objects), f"{seen.where}: {seen.seen}"
