@@ -42,6 +42,10 @@ _STRICT = ConfigDict(extra="forbid", validate_by_name=True, validate_by_alias=Tr
 CHESS_SCOPE = ("chess",)
 
 
+# The gameId a chess tool takes is made by chess_new_game: declared, so the playground and test clients make one first.
+GAME_IDS = {"gameId": "chess_new_game.gameId"}
+
+
 class NewGameInput(BaseModel):
     model_config = _STRICT
 
@@ -145,6 +149,7 @@ def build_book(context: AppContext) -> ToolBook:
 
     @book.tool(
         name="chess_move",
+        ids=GAME_IDS,
         sign_in=CHESS_SCOPE,
         title="Make a chess move",
         description=(
@@ -165,6 +170,7 @@ def build_book(context: AppContext) -> ToolBook:
 
     @book.tool(
         name="chess_show_game",
+        ids=GAME_IDS,
         sign_in=CHESS_SCOPE,
         title="Show a chess game",
         description="Shows one of the user's games: the board and the list of moves so far. Changes nothing.",
@@ -200,6 +206,7 @@ def build_book(context: AppContext) -> ToolBook:
 
     @book.tool(
         name="chess_resign",
+        ids=GAME_IDS,
         sign_in=CHESS_SCOPE,
         title="Resign a chess game",
         description=(

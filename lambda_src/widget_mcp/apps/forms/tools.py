@@ -69,6 +69,10 @@ EXAMPLE_QUESTION: dict[str, Any] = {
 }
 
 
+# The formId these tools take is made by ask_question: declared, so the playground and test clients make one first.
+FORM_IDS = {"formId": "ask_question.formId"}
+
+
 class AskInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -219,6 +223,7 @@ def build_book(context: AppContext) -> ToolBook:
 
     @book.tool(
         name="submit_form",
+        ids=FORM_IDS,
         sign_in=FORMS_SCOPE,
         title="Submit a form",
         description="Called by the form widget with the user's answers; they are checked against the form's schema.",
@@ -238,6 +243,7 @@ def build_book(context: AppContext) -> ToolBook:
 
     @book.tool(
         name="get_form_response",
+        ids=FORM_IDS,
         sign_in=FORMS_SCOPE,
         title="Get a form's answers",
         description="Returns the user's answers to a form shown by ask_question, or says it is still unanswered.",
