@@ -220,16 +220,20 @@ class ToolBook:
 
     Listing tools reads only their declarations, so a book's module should import no more than pydantic and the
     toolkit: a handler imports what it works with (the app's domain, service, libraries) when first called.
-    `warm_up` names a call of one of its tools that keeps no state; before a SnapStart snapshot the server makes
-    it, so that what the app's handlers import is loaded in the snapshot rather than on the first real call.
+    `warm_up` names a call of one of its tools; before a SnapStart snapshot the server makes it, so that what the
+    app's handlers import is loaded in the snapshot rather than on the first real call, and `make dev` makes it at
+    start and after each reload, so a broken handler shows at once. A call that keeps no state runs on the real
+    store; with `warm_up_keeps_state`, it runs on a book built afresh on an in-memory store (as a signed-in user),
+    so an app whose every tool writes can still be checked, and nothing reaches the table.
     """
 
-    def __init__(self, *, warm_up: WarmUp | None = None) -> None:
+    def __init__(self, *, warm_up: WarmUp | None = None, warm_up_keeps_state: bool = False) -> None:
         self.tools: dict[str, ToolSpec] = {}
         self.prompts: dict[str, PromptSpec] = {}
         self.resources: dict[str, ResourceSpec] = {}
         self.resource_templates: dict[str, ResourceTemplateSpec] = {}
         self.warm_up = warm_up
+        self.warm_up_keeps_state = warm_up_keeps_state
 
     def tool(
         self,
