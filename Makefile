@@ -28,6 +28,7 @@ help:
 	@echo "make check-app URL=https://…/mcp   the ChatGPT/MCP Apps readiness check against an endpoint"
 	@echo "make submission [APP=chess] URL=https://…/mcp REGISTRY_NAME=io.github.you/chess   the directories' files, in build/submission/"
 	@echo "make app NAME=weather [WIDGET=1]    scaffold a new app (and its own widget), its tests, and register it"
+	@echo "make app NAME=notes STATE=1         scaffold an app that keeps state (repository, service, handlers, a race test)"
 	@echo "make test-app NAME=weather          lint one app's files and run its own tests (installs the test tools only)"
 	@echo "make clients install the client matrix's MCP clients (TypeScript SDK v1 and v2, Python SDK 1.x, fastmcp) and agent frameworks"
 	@echo "make lint    ruff's lint and format check of lambda_src, tests, bench, infra and integrations"
@@ -226,8 +227,8 @@ submission: $(VENV)/.synced-local
 # --- a new app on the toolkit (README, "Build your own app") ---
 .PHONY: app
 app: $(VENV)/.synced-local
-	@test -n "$(NAME)" || { echo "usage: make app NAME=weather [WIDGET=1]" >&2; exit 2; }
-	$(PY) -m widget_mcp.local.scaffold "$(NAME)" $(if $(WIDGET),--widget)
+	@test -n "$(NAME)" || { echo "usage: make app NAME=weather [WIDGET=1 | STATE=1]" >&2; exit 2; }
+	$(PY) -m widget_mcp.local.scaffold "$(NAME)" $(if $(WIDGET),--widget) $(if $(STATE),--state)
 
 # One app's files linted, its package type-checked (strict, the project's mypy config) and every test of it run;
 # installs the test tools (the dev group), never CDK or the benchmarks. An app's tests, by convention (README, "Build

@@ -26,6 +26,11 @@ class TutorialApp:
 class ScaffoldedRepo:
     path: Path
     apps: dict[str, TutorialApp]  # by way of following: "display-host" (as written) and "widget-1" (WIDGET=1)
+    stateful: str = ""  # the app `make app NAME=… STATE=1` made beside them (notes in a clean clone)
+
+
+# The name the STATE=1 app gets in a clean clone (the next free one otherwise).
+STATEFUL_APP = "notes"
 
 
 # How the tutorial is followed in the shared copy, and the name each app would have in a clean clone. The copy is
@@ -44,13 +49,13 @@ def tutorial(name: str = "weather") -> str:
     return text[start : text.index("\n## ", start + 1)].replace("weather", name)
 
 
-def unused_name(repo: Path, base: str, *, widget: bool = False) -> str:
+def unused_name(repo: Path, base: str, *, widget: bool = False, state: bool = False) -> str:
     """`base`, else `base2`, `base3`, …: the first name `make app` accepts in `repo`, which may already hold an app
     of that name (a copy of a working tree where someone followed the tutorial)."""
     for number in itertools.count(1):
         name = base if number == 1 else f"{base}{number}"
         try:
-            planned_files(name, repo, widget=widget)
+            planned_files(name, repo, widget=widget, state=state)
         except ScaffoldError:
             continue
         return name

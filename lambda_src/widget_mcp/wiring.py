@@ -52,6 +52,8 @@ class Core:
     calls: MutableObserver | None = None
     # The apps' warm-up calls (`ToolBook.warm_up`), in registry order: snapshot priming makes each one.
     warm_ups: tuple[WarmUp, ...] = ()
+    # Those that keep state (`warm_up_keeps_state`): made on the apps built afresh on an in-memory store.
+    stateful_warm_ups: tuple[WarmUp, ...] = ()
     # Tasks (toolkit/task_service.py) and what sends their rounds to an invocation of their own.
     tasks: TaskService | None = None
     task_invoker: LocalInvoker | LambdaInvoker | None = None
@@ -157,8 +159,12 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
         subscriptions=subscriptions,
         limiter=limiter,
     )
-    warm_ups = tuple(b.warm_up for b in books if b.warm_up is not None and b.warm_up[0] in runtime.tools)
-    return Core(settings, obs, runtime, endpoint, store, sign_in, calls, warm_ups, tasks, task_invoker)
+    warm = [
+        (b.warm_up, b.warm_up_keeps_state) for b in books if b.warm_up is not None and b.warm_up[0] in runtime.tools
+    ]
+    warm_ups = tuple(call for call, keeps_state in warm if not keeps_state)
+    stateful = tuple(call for call, keeps_state in warm if keeps_state)
+    return Core(settings, obs, runtime, endpoint, store, sign_in, calls, warm_ups, stateful, tasks, task_invoker)
 
 
 def streams_for(
@@ -200,6 +206,8 @@ def task_invoker_for(tasks: TaskService) -> LocalInvoker | LambdaInvoker:
 # `encodings.idna`: the first connection to a host name (DynamoDB's endpoint) encodes it with the IDNA codec.
 DEFERRED_IMPORTS = ("jsonschema", "jsonschema.validators", "encodings.idna")
 PRIMING_VERSION = "2025-11-25"
+# Who a warm-up that keeps state runs as, on its in-memory store (a verified subject: no hint, no table).
+WARM_UP_SUBJECT = "warm-up"
 # Priming's `initialize` asks for the revision before: a 2025-11-25 one would be given an `Mcp-Session-Id` (with
 # resumable streams on), signed with the requestState key, which would then be read into the snapshot and kept there.
 PRIMING_INITIALIZE_VERSION = "2025-06-18"
@@ -247,11 +255,20 @@ def prepare_snapshot(core: Core, handle: LambdaHandler | None = None) -> None:
 
 def _warm_up_apps(core: Core) -> None:
     """Each app's warm-up call, straight on the runtime (the sign-in gate would turn some away), on a loop of its
-    own that ends with it."""
+    own that ends with it. Those that keep state run on the apps built again on an in-memory store, as a verified
+    user (so neither ANONYMOUS_STATE=refuse nor sign-in turns them away before their handler runs); the failures
+    they log are what `make dev` reports (local/load_check.py)."""
     loop = asyncio.new_event_loop()
     try:
         for tool, arguments in core.warm_ups:
             loop.run_until_complete(core.runtime.call(tool, arguments, None, "snapshot-priming"))
+        if core.stateful_warm_ups:
+            from widget_mcp.storage.memory import InMemoryDocumentStore
+
+            scratch = build_runtime(core.settings, build_books(core.settings, InMemoryDocumentStore()))
+            for tool, arguments in core.stateful_warm_ups:
+                call = scratch.call(tool, arguments, None, "snapshot-priming", subject=WARM_UP_SUBJECT)
+                loop.run_until_complete(call)
     finally:
         loop.close()
 

@@ -1,16 +1,18 @@
 """What the matrix calls, derived from the app registry and the tools' declarations (never from a list of today's
-tools): arguments that work from each tool's declared `examples` and defaults, the ids only another tool's result
-supplies (and which tool makes them), arguments that break each tool's input schema, and an id no one was given."""
+tools): arguments that work from each tool's declared `examples` and defaults, the ids another tool's result
+supplies (declared with `ids=` on `book.tool`, and which tool makes them), arguments that break each tool's input
+schema, and an id no one was given."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from jsonschema import Draft202012Validator
 from widget_mcp.apps.registry import AppContext, load_books
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
-from widget_mcp.toolkit.tools import ToolSpec, json_schema
+from widget_mcp.toolkit.tools import ToolSpec
 
 SPECS: dict[str, ToolSpec] = {
     spec.name: spec
@@ -41,28 +43,52 @@ def _argument_schema(spec: ToolSpec, name: str) -> dict[str, Any]:
     return {**spec.input_schema["properties"][name], "$defs": spec.input_schema.get("$defs", {})}
 
 
-def producer_of(field: str, tool: str) -> ToolSpec | None:
-    """Another tool whose result carries `field` at the top of its structuredContent and that can be called without
-    it (chess_new_game makes a gameId, ask_question a formId); tools a user may call come before app-only ones."""
-    candidates = [
-        spec
-        for spec in SPECS.values()
-        if spec.name != tool
-        and field in json_schema(spec.output_model).get("properties", {})
-        and field not in _properties(spec)[1]
-    ]
-    return next((s for s in candidates if s.visibility != "private"), candidates[0] if candidates else None)
+@dataclass(frozen=True)
+class Producer:
+    """The tool whose result makes an id, and the field of its structuredContent that holds it."""
+
+    spec: ToolSpec
+    field: str
 
 
-def id_fields(tool: str) -> dict[str, ToolSpec]:
-    """The required string arguments of `tool` that only another tool's result supplies, with the tool that makes
-    each: ids (a `data` object another result also carries is not one)."""
+def producer_of(argument: str, tool: str) -> Producer | None:
+    """The tool that makes `argument` of `tool`, as `tool` declares it (`ids={argument: "maker.field"}` on
+    `book.tool`); None for an argument it does not declare an id. Nothing is guessed from field names."""
+    source = SPECS[tool].ids.get(argument)
+    if source is None:
+        return None
+    assert source.tool in SPECS, f"{tool} declares ids[{argument!r}] = {str(source)!r}, and no app serves {source.tool}"
+    return Producer(SPECS[source.tool], source.field)
+
+
+def id_fields(tool: str) -> dict[str, Producer]:
+    """The arguments of `tool` that another tool's result supplies (its declared ids), with the tool that makes
+    each."""
+    return {argument: producer for argument in sorted(SPECS[tool].ids) if (producer := producer_of(argument, tool))}
+
+
+def unplanned_arguments(tool: str) -> list[str]:
+    """Required arguments the plan fills with a made-up placeholder: no example, no default, no declared id."""
     properties, required = _properties(SPECS[tool])
-    return {
-        field: producer
-        for field in sorted(required)
-        if properties[field].get("type") == "string" and (producer := producer_of(field, tool)) is not None
-    }
+    ids = SPECS[tool].ids
+    return [
+        name
+        for name in sorted(required)
+        if name not in ids and not properties[name].get("examples") and properties[name].get("default") is None
+    ]
+
+
+def planning_hint(tool: str) -> str:
+    """What to declare so that a derived call of `tool` can be planned: empty when every argument is planned."""
+    unplanned = unplanned_arguments(tool)
+    if not unplanned:
+        return ""
+    names = ", ".join(unplanned)
+    example = unplanned[0]
+    return (
+        f" (the plan made up {names}: if {example} is an id another tool's result makes, declare it on {tool}'s "
+        f'book.tool: ids={{"{example}": "that_tool.itsOutputField"}}; otherwise give it examples=[…] in its Field)'
+    )
 
 
 _TYPE_PLACEHOLDERS: dict[str, Any] = {"boolean": False, "object": {}, "array": [], "string": "example"}

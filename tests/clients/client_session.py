@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from client_driver import Driver
-from client_plan import example_arguments, id_fields, output_schema, schema_errors
+from client_plan import example_arguments, id_fields, output_schema, planning_hint, schema_errors
 from client_specs import ClientSpec
 
 # A user's answer to a form the server asks for during a call (an ElicitResult: action, and content if accepted).
@@ -133,16 +133,19 @@ class ClientSession:
 
     def with_ids(self, tool: str, arguments: dict[str, Any], answer: Answer | None = None) -> dict[str, Any]:
         """`arguments` with each id the tool needs and lacks made fresh by the tool that makes it."""
-        for field, producer in id_fields(tool).items():
-            if field not in arguments:
-                made = self.succeeds(producer.name, example_arguments(producer.name), answer)
-                arguments = {**arguments, field: made.structured[field]}
+        for argument, producer in id_fields(tool).items():
+            if argument not in arguments:
+                made = self.succeeds(producer.spec.name, example_arguments(producer.spec.name), answer)
+                assert producer.field in made.structured, (
+                    f"{made.where}: no {producer.field!r} in its result, which {tool} declares its {argument} from"
+                )
+                arguments = {**arguments, argument: made.structured[producer.field]}
         return arguments
 
     def succeeds(self, tool: str, arguments: dict[str, Any], answer: Answer | None = None) -> Outcome:
         """Call `tool` and check the result is a success whose structuredContent fits the tool's outputSchema."""
         outcome = self.call(tool, arguments, answer)
-        assert not outcome.is_error, f"{outcome.where} failed: {outcome.text}"
+        assert not outcome.is_error, f"{outcome.where} failed: {outcome.text}{planning_hint(tool)}"
         problems = schema_errors(output_schema(tool), outcome.structured)
         assert problems == [], f"{outcome.where}: structuredContent does not fit the outputSchema: {problems}"
         assert outcome.narration.strip(), f"{outcome.where}: a success with no text for the model"

@@ -1,11 +1,13 @@
 """`make app NAME=…`: in a copy of this repository where the README tutorial was followed for two new apps (one on
-the display host, one with a widget of its own), they are registered, the code passes lint and type checks, the
-tests that derive from the registry count them, and the widget builds into the bundle manifest. (Their own tests
-run through `make test-app`, in test_readme_tutorial.py, on the same copy.)"""
+the display host, one with a widget of its own) and `make app NAME=… STATE=1` made one that keeps state, they are
+registered, the code passes lint and type checks, the tests that derive from the registry count them, the widget
+builds into the bundle manifest, and the stateful app's own tests pass through `make test-app` (the tutorial's
+apps' run in test_readme_tutorial.py, on the same copy)."""
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -14,7 +16,7 @@ import pytest
 from readme_tutorial import ScaffoldedRepo
 from repo_copy import ROOT, run_in
 from widget_mcp.apps.registry import APPS
-from widget_mcp.local.scaffold import ScaffoldError, check_name
+from widget_mcp.local.scaffold import ScaffoldError, check_name, planned_files
 from widget_mcp.local.scaffold_templates import widget_entry
 
 VENV_BIN = Path(sys.executable).parent
@@ -33,14 +35,23 @@ def display(scaffolded_repo: ScaffoldedRepo) -> str:
 
 
 @pytest.fixture
+def stateful(scaffolded_repo: ScaffoldedRepo) -> str:
+    """The app made with STATE=1 (notes in a clean clone)."""
+    return scaffolded_repo.stateful
+
+
+@pytest.fixture
 def widgeted(scaffolded_repo: ScaffoldedRepo) -> str:
     """The app made with WIDGET=1 (forecast in a clean clone)."""
     return scaffolded_repo.apps["widget-1"].name
 
 
-def test_the_new_apps_are_registered_in_the_one_list_of_apps(copy: Path, display: str, widgeted: str) -> None:
+def test_the_new_apps_are_registered_in_the_one_list_of_apps(
+    copy: Path, display: str, widgeted: str, stateful: str
+) -> None:
     listed = run(copy, sys.executable, "-c", "from widget_mcp.apps.registry import APPS; print(list(APPS))")
-    assert listed.stdout.strip() == str([*APPS, f"widget_mcp.apps.{display}", f"widget_mcp.apps.{widgeted}"])
+    new = [f"widget_mcp.apps.{name}" for name in (display, widgeted, stateful)]
+    assert listed.stdout.strip() == str([*APPS, *new])
     entry = f'"{widget_entry(widgeted)}": "src/{widgeted}/main.ts",'
     assert entry in (copy / "widget_bundles/vite.config.ts").read_text()
 
@@ -61,22 +72,48 @@ def test_the_generated_code_passes_ruff_and_strict_mypy(copy: Path) -> None:
 
 
 def test_the_tests_that_derive_from_the_registry_count_the_new_tools_and_pass(
-    copy: Path, display: str, widgeted: str
+    copy: Path, display: str, widgeted: str, stateful: str
 ) -> None:
     tests = ["tests/functional/test_request_limits.py", "tests/functional/test_in_memory_client.py"]
     ran = run(copy, sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", *tests)
     assert ran.returncode == 0, ran.stdout[-3000:]
     assert f"[{display}_note.text] PASSED" in ran.stdout
     assert f"[{widgeted}_to_fahrenheit.celsius] PASSED" in ran.stdout
+    assert f"[{stateful}_edit_note.version] PASSED" in ran.stdout
     listed = run(
         copy,
         sys.executable,
         "-c",
-        "import sys; sys.path.insert(0, 'tests'); from served_tools import SERVED_TOOLS; print(SERVED_TOOLS[-4:])",
+        "import sys; sys.path.insert(0, 'tests'); from served_tools import SERVED_TOOLS; print(SERVED_TOOLS[-8:])",
     )
+    notes = [f"{stateful}_{verb}_note" for verb in ("add", "edit", "like", "show")]
     assert listed.stdout.strip() == str(
-        [f"{display}_note", f"{display}_to_fahrenheit", f"{widgeted}_note", f"{widgeted}_to_fahrenheit"]
+        [f"{display}_note", f"{display}_to_fahrenheit", f"{widgeted}_note", f"{widgeted}_to_fahrenheit", *notes]
     ), listed.stderr
+
+
+def test_make_test_app_runs_the_stateful_apps_own_tests_its_race_on_moto_included(copy: Path, stateful: str) -> None:
+    # This venv stands in for the copy's; -o: it is not installed again.
+    venv = VENV_BIN.parent
+    ran = run(
+        copy,
+        "make",
+        "--no-print-directory",
+        "-o",
+        f"{venv}/.synced-test",
+        "test-app",
+        f"NAME={stateful}",
+        f"VENV={venv}",
+    )
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-2000:]
+    assert f"mypy lambda_src/widget_mcp/apps/{stateful}\n" in ran.stdout
+    # Its service's 6 unit tests, its tools' 4 through the MCP client and its 2 races on moto: exactly 12.
+    assert re.search(r"(?<!\d)12 passed in ", ran.stdout), ran.stdout[-3000:]
+
+
+def test_a_stateful_app_with_a_widget_of_its_own_is_refused_saying_what_to_do() -> None:
+    with pytest.raises(ScaffoldError, match="STATE=1 apps show on the display host"):
+        planned_files("stateful_probe", ROOT, widget=True, state=True)
 
 
 def test_the_new_widget_builds_into_the_manifest(copy: Path, widgeted: str) -> None:

@@ -12,8 +12,8 @@ from widget_mcp.apps.registry import APPS, AppContext, RegistryError, load_books
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult
+from widget_mcp.toolkit.argument_rules import uncapped_arguments
 from widget_mcp.toolkit.errors import DeclarationError
-from widget_mcp.toolkit.tools import uncapped_arguments
 
 CONTEXT = AppContext(Settings(), InMemoryDocumentStore())
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, overload
 
 if TYPE_CHECKING:
     from widget_mcp.settings import Settings
     from widget_mcp.storage.documents import DocumentStore
+    from widget_mcp.toolkit.app_settings import AppSettings, S
     from widget_mcp.toolkit.tools import ToolBook
 
 APPS: tuple[str, ...] = (
@@ -32,6 +33,17 @@ class AppContext:
 
     settings: Settings
     store: DocumentStore
+
+    @overload
+    def app_settings(self, app: str) -> AppSettings: ...
+    @overload
+    def app_settings(self, app: str, model: type[S]) -> S: ...
+    def app_settings(self, app: str, model: type[AppSettings] | None = None) -> AppSettings:
+        """The app's own settings (`AppSettings`, or `model`, a subclass), read from `<APP>_<FIELD>` variables and
+        validated now: call it in `tool_book`, so a bad value stops the server at start (SettingsError)."""
+        from widget_mcp.toolkit.app_settings import AppSettings, read_app_settings
+
+        return read_app_settings(app, model or AppSettings)
 
 
 class App(Protocol):

@@ -1,7 +1,9 @@
-"""`python -m widget_mcp.local.scaffold NAME [--widget]` (what `make app NAME=…` runs): a new app, ready to edit.
+"""`python -m widget_mcp.local.scaffold NAME [--widget | --state]` (what `make app NAME=…` runs): a new app.
 
 It writes the app package (a pure `domain.py`, the tools in `tools.py`, `tool_book` in `__init__.py`), its unit
-and functional tests, optionally a widget bundle entry of its own, and adds the package to the app registry.
+and functional tests, optionally a widget bundle entry of its own, and adds the package to the app registry. With
+`--state` (STATE=1) the app keeps state instead: a repository on the store's port, a service, handlers with a
+version-checked edit and an atomic like, and their tests, a race on moto among them.
 `make test` passes right after; `make dev` serves the new tool in the playground.
 """
 
@@ -15,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from widget_mcp.local.scaffold_state_templates import state_app_files
 from widget_mcp.local.scaffold_templates import app_files, registry_line, widget_entry, widget_files
 
 REPO = Path(__file__).resolve().parents[3]
@@ -70,12 +73,16 @@ def _add_entry(repo: Path, name: str) -> None:
     path.write_text(text[: found.end(1)] + entry + text[found.end(1) :])
 
 
-def planned_files(name: str, repo: Path, *, widget: bool = False) -> dict[Path, str]:
+def planned_files(name: str, repo: Path, *, widget: bool = False, state: bool = False) -> dict[Path, str]:
     """The files `make app` would write for `name` in `repo`; raises when the name is not free there."""
     check_name(name, repo)
+    if widget and state:
+        raise ScaffoldError(
+            name, "STATE=1 apps show on the display host: add a widget later (README, Declaring a widget)"
+        )
     if registry_line(name).strip() in (repo / REGISTRY).read_text():
         raise ScaffoldError(name, f"{REGISTRY} already lists widget_mcp.apps.{name}")
-    files = app_files(name, widget=widget)
+    files = state_app_files(name) if state else app_files(name, widget=widget)
     if widget:
         files.update(widget_files(name))
         if (repo / "widget_bundles" / "src" / name).exists():
@@ -86,8 +93,8 @@ def planned_files(name: str, repo: Path, *, widget: bool = False) -> dict[Path, 
     return files
 
 
-def scaffold(name: str, *, widget: bool = False, repo: Path = REPO) -> Created:
-    files = planned_files(name, repo, widget=widget)
+def scaffold(name: str, *, widget: bool = False, state: bool = False, repo: Path = REPO) -> Created:
+    files = planned_files(name, repo, widget=widget, state=state)
     written = []
     for path, text in files.items():
         target = repo / path
@@ -103,9 +110,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="make app NAME=…", description="Create a new app on the toolkit.")
     parser.add_argument("name", help="the app's package name, snake_case, e.g. weather")
     parser.add_argument("--widget", action="store_true", help="also create a widget bundle entry of its own")
+    parser.add_argument("--state", action="store_true", help="an app that keeps state (repository, service, handlers)")
     args = parser.parse_args(argv)
     try:
-        created = scaffold(args.name, widget=args.widget)
+        created = scaffold(args.name, widget=args.widget, state=args.state)
     except ScaffoldError as exc:
         print(exc, file=sys.stderr)
         return 2

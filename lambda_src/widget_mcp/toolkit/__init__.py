@@ -8,6 +8,7 @@ book = ToolBook()
 async def hello(args: HelloIn, call: ToolCall) -> ToolResult: ...
 """
 
+from widget_mcp.toolkit.app_settings import AppSettings
 from widget_mcp.toolkit.call import CallerClient, PromptCall, ToolCall
 from widget_mcp.toolkit.content import Audio, ContentError, EmbeddedResource, Image, ResourceLink, Text
 from widget_mcp.toolkit.display import DISPLAY_HOST
@@ -46,6 +47,7 @@ from widget_mcp.toolkit.widgets import WidgetSpec
 __all__ = [
     "ANONYMOUS",
     "DISPLAY_HOST",
+    "AppSettings",
     "Audio",
     "CallerClient",
     "ContentError",

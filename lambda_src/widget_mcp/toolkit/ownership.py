@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from widget_mcp.toolkit.errors import IdentityRequired
+from widget_mcp.storage.documents import ItemOverBudget, QuotaFull
+from widget_mcp.toolkit.errors import IdentityRequired, QuotaExceeded, TooLarge
 from widget_mcp.toolkit.principal import Principal
+
+if TYPE_CHECKING:
+    from widget_mcp.storage.documents import Document, DocumentStore
 
 AnonymousState = Literal["capability", "refuse"]
 
@@ -62,6 +66,22 @@ class StateOwner:
         if self.user_key is not None:
             return self.user_key
         return _CAPABILITY_PARTITION + doc_id
+
+    def create(
+        self, store: DocumentStore, doc: Document, *, quota: int, what: str, ending: str | None = None
+    ) -> Document:
+        """Store new `doc` in this owner's partition, counted against its quota of live documents of the doc's kind
+        (an app's QUOTA_LIVE_ITEMS setting) in the same write: past `quota`, QuotaExceeded naming `what` ("live
+        polls"; `ending` says how to free a place sooner), over the item budget TooLarge; nothing written either way.
+        Returns the document as stored (counted)."""
+        counted = doc.counted_for(self.quota_holder)
+        try:
+            store.create(self.partition(doc.doc_id), counted, quota=quota)
+        except QuotaFull as exc:
+            raise QuotaExceeded(what, exc.limit, exc.frees_at, ending) from exc
+        except ItemOverBudget as exc:
+            raise TooLarge(doc.kind, exc.size, exc.budget, "Store less in it.") from exc
+        return counted
 
 
 def state_owner(

@@ -17,6 +17,7 @@ from widget_mcp.toolkit.call import CallerClient, Notify, PromptCall, ResourceCh
 from widget_mcp.toolkit.catalog import Catalog
 from widget_mcp.toolkit.errors import DeclarationError, ToolError
 from widget_mcp.toolkit.failures import INTERNAL_ERROR_CODE, InvalidArguments, error_result
+from widget_mcp.toolkit.id_sources import check_id_sources
 from widget_mcp.toolkit.inputs import InputRequired, InputUnsupported, ProtocolRefusal
 from widget_mcp.toolkit.limits import CallLimiter
 from widget_mcp.toolkit.ownership import AnonymousState
@@ -88,6 +89,7 @@ class ToolRuntime:
                 if name in self.tools:
                     raise DeclarationError(name, "two apps declare a tool with this name")
                 self.tools[name] = spec
+        check_id_sources(self.tools)
         self.templates: dict[str, WidgetTemplate] = {}
         by_widget: dict[str, WidgetTemplate] = {}
         self._by_widget = by_widget

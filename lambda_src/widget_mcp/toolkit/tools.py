@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, Any, Literal, Union, cast
 
 from pydantic import BaseModel, TypeAdapter
 
+from widget_mcp.toolkit.argument_rules import header_arguments, uncapped_arguments
 from widget_mcp.toolkit.call import ToolCall
 from widget_mcp.toolkit.errors import DeclarationError
+from widget_mcp.toolkit.id_sources import IDS_META, IdSource, ids_meta, parse_ids
 from widget_mcp.toolkit.listing import Justifications, Listing, NegativeCase, ReviewCase
 from widget_mcp.toolkit.portable import portable_input_schema
 from widget_mcp.toolkit.results import ToolResult
@@ -68,6 +70,9 @@ class ToolSpec:
     task_support: TaskSupport = "forbidden"
     # One sentence per hint for the directories' review (listing.py); None until the tool declares them.
     justify: Justifications | None = None
+    # Arguments that are ids another tool's result makes, as declared: argument → "tool.field" (id_sources.py).
+    declared_ids: Mapping[str, str] | None = field(default=None, repr=False, compare=False)
+    ids: dict[str, IdSource] = field(init=False, repr=False, compare=False)
     # The inputSchema, generated once (optional arguments without a null union): the cap check and the tool list
     # both read it.
     input_schema: dict[str, Any] = field(init=False, repr=False, compare=False)
@@ -110,6 +115,7 @@ class ToolSpec:
         if uncapped:
             raise DeclarationError(self.name, "; ".join(f"argument {arg!r} {problem}" for arg, problem in uncapped))
         object.__setattr__(self, "header_arguments", header_arguments(self.name, self.input_schema))
+        object.__setattr__(self, "ids", parse_ids(self.name, self.declared_ids, self.input_schema))
 
     def declares(self, structured: BaseModel) -> bool:
         """Whether `structured` may be this tool's structuredContent: an instance of a model its outputSchema
@@ -141,6 +147,8 @@ class ToolSpec:
             # The back-compat mirror of the top-level field (OpenAI Apps SDK reference).
             "securitySchemes": schemes,
         }
+        if self.ids:
+            meta[IDS_META] = ids_meta(self.ids)
         if template_uri is not None:
             ui["resourceUri"] = template_uri
             meta["openai/outputTemplate"] = template_uri
@@ -194,55 +202,6 @@ def output_json_schema(outputs: tuple[type[BaseModel], ...], error_output: type[
     return inline_refs({"type": "object", **union})
 
 
-# What bounds a value of each JSON type in an input schema: anything a caller sends is stored or processed,
-# so an argument without a cap is an invitation to send megabytes.
-_CAPS = {
-    "string": (("maxLength", "enum", "const"), "is a string without a length cap: give it max_length=…"),
-    "integer": (("maximum", "exclusiveMaximum", "enum", "const"), "is a number without a maximum: give it le=…"),
-    "number": (("maximum", "exclusiveMaximum", "enum", "const"), "is a number without a maximum: give it le=…"),
-    "array": (("maxItems",), "is a list without a length cap: give it max_length=…"),
-}
-
-
-def uncapped_arguments(schema: dict[str, Any]) -> list[tuple[str, str]]:
-    """(argument, problem) for each top-level argument with a string, number or list form that has no cap.
-
-    Objects are not judged here: their size is a byte count, which only a validator can check.
-    """
-    found = []
-    for argument, prop in schema.get("properties", {}).items():
-        for branch in prop.get("anyOf") or prop.get("oneOf") or [prop]:
-            rule = _CAPS.get(branch.get("type", ""))
-            if rule is not None and not any(key in branch or key in prop for key in rule[0]):
-                found.append((argument, rule[1]))
-                break
-    return found
-
-
-X_MCP_HEADER = "x-mcp-header"
-
-
-def _mentions(value: Any, key: str) -> bool:
-    if isinstance(value, dict):
-        return key in value or any(_mentions(v, key) for v in value.values())
-    if isinstance(value, list):
-        return any(_mentions(v, key) for v in value)
-    return False
-
-
-def header_arguments(tool: str, schema: dict[str, Any]) -> tuple[str, ...]:
-    """The `Mcp-Param-<name>` headers an input schema declares with `x-mcp-header`, checked by the SDK's rules
-    (a token, unique ignoring case, on a string, integer or boolean property reached through `properties`)."""
-    if not _mentions(schema, X_MCP_HEADER):
-        return ()
-    from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
-
-    problem = find_invalid_x_mcp_header(schema)
-    if problem is not None:
-        raise DeclarationError(tool, problem)
-    return tuple(f"Mcp-Param-{token}" for token in x_mcp_header_map(schema).values())
-
-
 def _input_model_of(fn: Handler) -> type[BaseModel]:
     params = list(inspect.signature(fn).parameters.values())
     hints = inspect.get_annotations(fn, eval_str=True)
@@ -264,11 +223,14 @@ class ToolBook:
 
     Listing tools reads only their declarations, so a book's module should import no more than pydantic and the
     toolkit: a handler imports what it works with (the app's domain, service, libraries) when first called.
-    `warm_up` names a call of one of its tools that keeps no state; before a SnapStart snapshot the server makes
-    it, so that what the app's handlers import is loaded in the snapshot rather than on the first real call.
+    `warm_up` names a call of one of its tools; before a SnapStart snapshot the server makes it, so that what the
+    app's handlers import is loaded in the snapshot rather than on the first real call, and `make dev` makes it at
+    start and after each reload, so a broken handler shows at once. A call that keeps no state runs on the real
+    store; with `warm_up_keeps_state`, it runs on a book built afresh on an in-memory store (as a signed-in user),
+    so an app whose every tool writes can still be checked, and nothing reaches the table.
     """
 
-    def __init__(self, *, warm_up: WarmUp | None = None) -> None:
+    def __init__(self, *, warm_up: WarmUp | None = None, warm_up_keeps_state: bool = False) -> None:
         self.tools: dict[str, ToolSpec] = {}
         self.prompts: dict[str, PromptSpec] = {}
         self.resources: dict[str, ResourceSpec] = {}
@@ -278,6 +240,7 @@ class ToolBook:
         self.listing: Listing | None = None
         self.review_cases: list[ReviewCase] = []
         self.negative_cases: list[NegativeCase] = []
+        self.warm_up_keeps_state = warm_up_keeps_state
 
     def tool(
         self,
@@ -299,6 +262,7 @@ class ToolBook:
         error_output: type[BaseModel] | None = None,
         task_support: TaskSupport = "forbidden",
         justify: Mapping[str, str] | None = None,
+        ids: Mapping[str, str] | None = None,
     ) -> Callable[[Handler], Handler]:
         """Declare a tool. The hints have no defaults on purpose: hosts require all three to be stated.
 
@@ -306,6 +270,10 @@ class ToolBook:
         behaves as the hint states: the directories ask for them at review.
 
         `task_support` (`optional` or `required`) lets a call run as a task: see `ToolCall.background`.
+
+        `ids` names the arguments that are ids another tool's result makes: `{"poll_id": "create_poll.pollId"}`
+        (argument → that tool's name and its structuredContent field). Clients that plan calls (the playground, the
+        test clients) make the id first with that tool; nothing else tells them an argument is an id.
 
         `output` is the model of what a success returns, or a tuple of models when it returns one of several shapes
         (the first is the usual one); the outputSchema admits each. An error result carries structuredContent only
@@ -340,6 +308,7 @@ class ToolBook:
                 sign_in=sign_in,
                 task_support=task_support,
                 justify=None if justify is None else Justifications.of(name, justify),
+                declared_ids=ids,
             )
             return fn
 

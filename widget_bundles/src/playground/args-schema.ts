@@ -11,6 +11,9 @@ export interface ToolSchemas {
   inputSchema?: unknown;
   outputSchema?: unknown;
   visibility?: string;
+  /** The arguments that are ids another tool's result makes, as the tool declares them (`ids=` on `book.tool`,
+   * published in `_meta["widget-mcp/ids"]`): argument → "tool_name.outputField". */
+  ids?: Readonly<Record<string, unknown>>;
 }
 
 /** How one argument is edited: as a form field of its own type, or as JSON text (objects, unions). */
@@ -132,36 +135,26 @@ function placeholder(schema: Schema): unknown {
   }
 }
 
-/** The top-level fields a successful structuredContent of this outputSchema has. A tool that declares an
- * error_output lists `anyOf: [output, error_output]` (local `$ref`s): only the first branch is a success. */
-function outputFields(schema: unknown): Set<string> {
-  if (!isRecord(schema)) return new Set();
-  const defs = isRecord(schema.$defs) ? schema.$defs : {};
-  const first = Array.isArray(schema.anyOf) ? schema.anyOf[0] : schema;
-  const ref = isRecord(first) && typeof first.$ref === "string" ? first.$ref : "";
-  const success = ref.startsWith("#/$defs/") ? defs[ref.slice("#/$defs/".length)] : first;
-  return new Set(isRecord(success) && isRecord(success.properties) ? Object.keys(success.properties) : []);
-}
-
-/** Another tool whose result carries `field` at the top of its structuredContent and that can be called without
- * it: chess_new_game makes a gameId, ask_question a formId. Tools a user may call come before app-only ones. */
-export function producerOf(field: string, tool: string, tools: readonly ToolSchemas[]): ToolSchemas | undefined {
-  const candidates = tools.filter((t) => {
-    if (t.name === tool) return false;
-    return outputFields(t.outputSchema).has(field) && !properties(t.inputSchema).required.has(field);
-  });
-  return candidates.find((t) => t.visibility !== "private") ?? candidates[0];
+/** The tool that makes `argument` of `tool` and the field of its structuredContent that holds it, as `tool`
+ * declares it (chess_move's gameId: chess_new_game.gameId). Nothing is guessed from field names: an output that
+ * echoes an input (a poll's question) would make that input look like an id. */
+export function producerOf(argument: string, tool: ToolSchemas, tools: readonly ToolSchemas[]): { producer: ToolSchemas; source: string } | undefined {
+  const declared = tool.ids?.[argument];
+  const dot = typeof declared === "string" ? declared.indexOf(".") : -1;
+  if (typeof declared !== "string" || dot < 1) return undefined;
+  const producer = tools.find((t) => t.name === declared.slice(0, dot) && t.name !== tool.name);
+  return producer ? { producer, source: declared.slice(dot + 1) } : undefined;
 }
 
 export interface Example {
   args: Args;
-  /** Required arguments only another tool's result can supply, and no earlier result did: which tool makes one. */
-  missing: { field: string; producer: ToolSchemas }[];
+  /** Required ids no earlier result carried: which tool makes one, and the field of its result that holds it. */
+  missing: { field: string; producer: ToolSchemas; source: string }[];
 }
 
 /** A working starting point for `tool`: the tool's own `examples` (of the whole input, then of each argument),
- * defaults, then for a required argument that another tool returns (an id), the latest value a result carried,
- * then the first enum value or a placeholder of its type. */
+ * for an argument it declares an id the latest value a result of its maker carried, then defaults, then the first
+ * enum value or a placeholder of its type. */
 export function exampleArgs(tool: ToolSchemas, tools: readonly ToolSchemas[], seen: ReadonlyMap<string, unknown>): Example {
   const { props, required, root } = properties(tool.inputSchema);
   const whole = Array.isArray(root.examples) && isRecord(root.examples[0]) ? root.examples[0] : {};
@@ -172,10 +165,10 @@ export function exampleArgs(tool: ToolSchemas, tools: readonly ToolSchemas[], se
       args[name] = whole[name];
       continue;
     }
-    const producer = required.has(name) ? producerOf(name, tool.name, tools) : undefined;
-    if (producer) {
-      if (seen.has(name)) args[name] = seen.get(name);
-      else missing.push({ field: name, producer });
+    const made = producerOf(name, tool, tools);
+    if (made) {
+      if (seen.has(made.source)) args[name] = seen.get(made.source);
+      else if (required.has(name)) missing.push({ field: name, ...made });
     } else if (Array.isArray(schema.examples) && schema.examples.length) {
       args[name] = schema.examples[0];
     } else if (schema.default !== undefined && schema.default !== null) {

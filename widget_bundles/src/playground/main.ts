@@ -174,16 +174,16 @@ async function withIds(name: string, args: Record<string, unknown>): Promise<Rec
   const tool = tools.find((t) => t.name === name);
   if (!tool) return args;
   const filled = { ...args };
-  for (const { field, producer } of exampleArgs(tool, tools, seen).missing) {
+  for (const { field, producer, source } of exampleArgs(tool, tools, seen).missing) {
     const made = exampleArgs(producer, tools, seen);
     if (field in filled || made.missing.length) continue;
     const result = await callTool(producer.name, made.args);
     known.learn(result);
-    const text = seen.has(field)
-      ? `No ${field} known yet: called ${producer.name} first to make one: ${String(seen.get(field))}.`
-      : `${producer.name} gave no ${field}: ${resultSummary(result)}`;
+    const text = seen.has(source)
+      ? `No ${field} known yet: called ${producer.name} first to make one: ${String(seen.get(source))}.`
+      : `${producer.name} gave no ${source}: ${resultSummary(result)}`;
     Object.assign(say("note", text).dataset, { testid: "chat-made-id", tool: producer.name });
-    if (seen.has(field)) filled[field] = seen.get(field);
+    if (seen.has(source)) filled[field] = seen.get(source);
   }
   if (Object.keys(filled).length !== Object.keys(args).length) argsPanel.show(name, tool.inputSchema, filled);
   return filled;

@@ -65,6 +65,7 @@ export interface ToolInfo {
   outputSchema?: unknown;
   resourceUri?: string;
   visibility?: string;
+  ids?: Record<string, unknown>;
 }
 
 export async function listTools(): Promise<ToolInfo[]> {
@@ -82,6 +83,7 @@ export async function listTools(): Promise<ToolInfo[]> {
       outputSchema: tool.outputSchema,
       resourceUri: typeof uri === "string" ? uri : undefined,
       visibility: typeof meta["openai/visibility"] === "string" ? meta["openai/visibility"] : undefined,
+      ids: isRecord(meta["widget-mcp/ids"]) ? meta["widget-mcp/ids"] : undefined,
     };
   });
 }

@@ -43,6 +43,10 @@ _STRICT = ConfigDict(extra="forbid", validate_by_name=True, validate_by_alias=Tr
 CHESS_SCOPE = ("chess",)
 
 
+# The gameId a chess tool takes is made by chess_new_game: declared, so the playground and test clients make one first.
+GAME_IDS = {"gameId": "chess_new_game.gameId"}
+
+
 class NewGameInput(BaseModel):
     model_config = _STRICT
 
@@ -164,6 +168,7 @@ def build_book(context: AppContext) -> ToolBook:
             "open_world": PRIVATE_GAMES,
             "destructive": "A move played cannot be taken back: the position before it is replaced in the saved game.",
         },
+        ids=GAME_IDS,
         sign_in=CHESS_SCOPE,
         title="Make a chess move",
         description=(
@@ -189,6 +194,7 @@ def build_book(context: AppContext) -> ToolBook:
             "open_world": "Reads only the user's own game in this app's private store.",
             "destructive": "Reads only: nothing is deleted, overwritten or sent.",
         },
+        ids=GAME_IDS,
         sign_in=CHESS_SCOPE,
         title="Show a chess game",
         description="Shows one of the user's games: the board and the list of moves so far. Changes nothing.",
@@ -234,6 +240,7 @@ def build_book(context: AppContext) -> ToolBook:
             "open_world": PRIVATE_GAMES,
             "destructive": "Resigning ends the game for good: it cannot be resumed.",
         },
+        ids=GAME_IDS,
         sign_in=CHESS_SCOPE,
         title="Resign a chess game",
         description=(

@@ -70,6 +70,10 @@ EXAMPLE_QUESTION: dict[str, Any] = {
 }
 
 
+# The formId these tools take is made by ask_question: declared, so the playground and test clients make one first.
+FORM_IDS = {"formId": "ask_question.formId"}
+
+
 class AskInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -238,6 +242,7 @@ def build_book(context: AppContext) -> ToolBook:
             "open_world": PRIVATE_FORMS,
             "destructive": "Answers are final: an answered step cannot be answered again with other data.",
         },
+        ids=FORM_IDS,
         sign_in=FORMS_SCOPE,
         title="Submit a form",
         description="Called by the form widget with the user's answers; they are checked against the form's schema.",
@@ -262,6 +267,7 @@ def build_book(context: AppContext) -> ToolBook:
             "open_world": "Reads only the user's own form in this app's private store.",
             "destructive": "Reads only: nothing is deleted, overwritten or sent.",
         },
+        ids=FORM_IDS,
         sign_in=FORMS_SCOPE,
         title="Get a form's answers",
         description="Returns the user's answers to a form shown by ask_question, or says it is still unanswered.",

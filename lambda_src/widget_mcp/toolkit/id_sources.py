@@ -1,0 +1,71 @@
+"""Which arguments of a tool are ids that another tool's result makes, as the tool declares them:
+`ids={"poll_id": "create_poll.pollId"}` on `book.tool`. The playground and the test clients read the declaration
+(published in the tool's `_meta` under `IDS_META`) to make an id before a call that needs one; nothing is inferred
+from field names, which an output echoing an input (`question`) would fool."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from widget_mcp.toolkit.errors import DeclarationError
+
+if TYPE_CHECKING:
+    from widget_mcp.toolkit.tools import ToolSpec
+
+IDS_META = "widget-mcp/ids"
+_SOURCE = re.compile(r"^([a-z][a-z0-9_]{0,63})\.([A-Za-z_][A-Za-z0-9_]{0,63})$")
+
+
+@dataclass(frozen=True)
+class IdSource:
+    """The tool whose successful result carries the id, and the field of its structuredContent that holds it."""
+
+    tool: str
+    field: str
+
+    def __str__(self) -> str:
+        return f"{self.tool}.{self.field}"
+
+
+def parse_ids(tool: str, ids: Mapping[str, str] | None, input_schema: Mapping[str, Any]) -> dict[str, IdSource]:
+    """The declaration checked against the tool's own input schema: each key a string argument, each value
+    `tool.field` naming another tool."""
+    parsed: dict[str, IdSource] = {}
+    properties = input_schema.get("properties", {})
+    for argument, source in (ids or {}).items():
+        if argument not in properties:
+            raise DeclarationError(tool, f"ids names {argument!r}, which is not one of its arguments")
+        if properties[argument].get("type") != "string":
+            raise DeclarationError(tool, f"ids names {argument!r}, which is not a string argument")
+        found = _SOURCE.match(source) if isinstance(source, str) else None
+        if found is None:
+            raise DeclarationError(tool, f"ids[{argument!r}] is {source!r}: spell it 'tool_name.outputField'")
+        if found.group(1) == tool:
+            raise DeclarationError(tool, f"ids[{argument!r}] names the tool itself; name the tool that makes the id")
+        parsed[argument] = IdSource(found.group(1), found.group(2))
+    return parsed
+
+
+def check_id_sources(tools: Mapping[str, ToolSpec]) -> None:
+    """Across the served tools: each declared source is a served tool whose output declares that field at its
+    top, and that needs no id of the same kind itself (else no call could ever start the chain)."""
+    from widget_mcp.toolkit.tools import json_schema
+
+    for spec in tools.values():
+        for argument, source in spec.ids.items():
+            producer = tools.get(source.tool)
+            where = f"ids[{argument!r}] is {str(source)!r}"
+            if producer is None:
+                raise DeclarationError(spec.name, f"{where}, but no served tool is called {source.tool!r}")
+            if source.field not in json_schema(producer.output_model).get("properties", {}):
+                raise DeclarationError(spec.name, f"{where}, but {source.tool}'s output has no field {source.field!r}")
+            if any(str(s) == str(source) for s in producer.ids.values()):
+                raise DeclarationError(spec.name, f"{where}, but {source.tool} itself needs that id")
+
+
+def ids_meta(ids: Mapping[str, IdSource]) -> dict[str, str]:
+    """The declaration as published in the tool's `_meta[IDS_META]`: argument → "tool.field"."""
+    return {argument: str(source) for argument, source in ids.items()}
