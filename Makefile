@@ -30,7 +30,7 @@ help:
 	@echo "make app NAME=weather [WIDGET=1]    scaffold a new app (and its own widget), its tests, and register it"
 	@echo "make app NAME=notes STATE=1         scaffold an app that keeps state (repository, service, handlers, a race test)"
 	@echo "make test-app NAME=weather          lint one app's files and run its own tests (installs the test tools only)"
-	@echo "make clients install the client matrix's MCP clients (TypeScript SDK v1 and v2, Python SDK 1.x, fastmcp) and agent frameworks"
+	@echo "make clients install the client matrix's MCP clients (TypeScript SDK v1 and v2, mcp-remote, the AI SDK, Mastra and OpenAI Agents JS, Python SDK 1.x, fastmcp) and the Python agent frameworks"
 	@echo "make lint    ruff's lint and format check of lambda_src, tests, bench, infra and integrations"
 	@echo "make format  rewrite those files as ruff formats them (NAME=weather: one app's files)"
 	@echo "make conformance  the official MCP conformance suite against CONFORMANCE=1 make dev; prints the score"

@@ -77,6 +77,15 @@ CLIENTS: tuple[ClientSpec, ...] = (
         (HANDSHAKE, STATELESS),
     ),
     ClientSpec(
+        "mcp_remote_0_15_1",
+        "mcp-remote",
+        "0.15.1",
+        (HANDSHAKE,),
+        (_node(), str(NODE / "mcp_remote.mjs")),
+        NODE / "node_modules" / "mcp-remote" / "package.json",
+        "hosts that speak only stdio, through the proxy (the TypeScript SDK v1 client on its stdin)",
+    ),
+    ClientSpec(
         "python_sdk_2_3_0",
         "mcp",
         "2.3.0",
