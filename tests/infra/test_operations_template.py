@@ -196,3 +196,10 @@ def test_a_bad_operations_context_is_refused_with_a_sentence_naming_its_key(
     app = cdk.App(context=context)
     with pytest.raises(ConfigError, match=sentence):
         StackConfig.from_context(app.node)
+
+
+def test_the_runbook_has_an_entry_for_every_alarm_the_stack_carries(synthesized: Synthesized) -> None:
+    runbook = (Path(__file__).resolve().parents[2] / "infra" / "README.md").read_text().split("### Runbook")[1]
+    for slug in _alarms(synthesized.template):
+        entry = "latency-p99-<tool>" if slug.startswith("latency-p99-") else slug
+        assert f"| `{entry}` |" in runbook, f"infra/README.md's runbook has no row for {entry}"
