@@ -96,6 +96,11 @@ class StackConfig:
     # Let MCP 2025-11-25 clients answer a tool's input requests by resuming the call's stream with GET /mcp
     # (the function's RESUMABLE_STREAMS); on by default, `-c resumableStreams=off` turns them off.
     resumable_streams: bool = True
+    # Alarms (into one SNS topic), a dashboard and saved log queries (infra/README.md, "Operations"); on by default,
+    # `-c monitoring=off` leaves them out.
+    monitoring: bool = True
+    # An address the alarm topic mails (it confirms the subscription first); `-c alarmEmail=ops@example.com`.
+    alarm_email: str | None = None
     # Limits set by context, as the function's variables (`QUOTA_LIVE_GAMES` → "500"); the rest keep their defaults.
     function_limits: dict[str, str] = field(default_factory=dict)
     # Secrets the deployer keeps: variable → ARN, or None for a key left out (SECRET_CONTEXT); the others are made.
@@ -135,6 +140,10 @@ class StackConfig:
             if secrets.get("HOST_TOKEN_SECRET_ARN") is not None:
                 raise ConfigError("hostTokenSecretArn has no use with signIn=true: host tokens are refused there")
             secrets["HOST_TOKEN_SECRET_ARN"] = None
+        monitoring = _switch(get("monitoring"), default=True, key="monitoring")
+        alarm_email = _email(get("alarmEmail"))
+        if alarm_email and not monitoring:
+            raise ConfigError("alarmEmail has no use with monitoring=off: there are no alarms to mail")
         return cls(
             stage=stage,
             retain_data=prod if removal is None else removal == "retain",
@@ -155,6 +164,8 @@ class StackConfig:
             cors_origins=_origins(get("corsOrigins")),
             anonymous_state=_choice(get("anonymousState"), ANONYMOUS_STATES, key="anonymousState"),
             resumable_streams=_switch(get("resumableStreams"), default=True, key="resumableStreams"),
+            monitoring=monitoring,
+            alarm_email=alarm_email,
             function_limits=_limits(get),
             existing_secrets=secrets,
             directory_tokens=_directory_tokens(get),
@@ -188,6 +199,16 @@ def _choice(value: object, choices: tuple[str, ...], *, key: str) -> str | None:
     if value not in choices:
         raise ConfigError(f"{key} must be one of {', '.join(choices)}, got {value!r}")
     return str(value)
+
+
+def _email(value: object) -> str | None:
+    """`alarmEmail`: one address, which SNS mails a confirmation before any alarm."""
+    if value is None:
+        return None
+    text = str(value).strip()
+    if not re.fullmatch(r"[^@\s,;]+@[^@\s,;]+\.[A-Za-z]{2,}", text) or len(text) > 254:
+        raise ConfigError(f"alarmEmail must be one email address such as ops@example.com, got {value!r}")
+    return text
 
 
 def _prefix(value: object) -> str | None:

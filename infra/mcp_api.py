@@ -20,6 +20,7 @@ from widget_mcp.toolkit.task_service import QUEUE_SLACK_SECONDS
 
 from infra.asset_build import MANIFEST_NAME, Target
 from infra.config import CustomDomain
+from infra.function_telemetry import NAMESPACE, SERVICE
 from infra.lambda_code import lambda_code
 from infra.shared_secrets import SecretRef
 from infra.sign_in import SignIn
@@ -119,6 +120,7 @@ class McpApi(Construct):
         self.mcp_url = f"{base}/mcp"
 
         fn_logs = logs.LogGroup(self, "FunctionLogs", retention=retention, removal_policy=removal_policy)
+        self.function_logs = fn_logs
         role = iam.Role(
             self,
             "Role",
@@ -139,8 +141,9 @@ class McpApi(Construct):
             "WIDGET_BASE_URL": widget_base_url,
             "ALLOWED_HOSTS": ",".join(hosts),
             "LOG_LEVEL": LOG_LEVEL,
-            "POWERTOOLS_SERVICE_NAME": "widget-mcp",
-            "POWERTOOLS_METRICS_NAMESPACE": "WidgetMcp",
+            # The alarms and the dashboard read the metrics under these names (infra/function_telemetry.py).
+            "POWERTOOLS_SERVICE_NAME": SERVICE,
+            "POWERTOOLS_METRICS_NAMESPACE": NAMESPACE,
             # One round of a task's work must end within the function's timeout.
             "TASK_WORK_SECONDS": str(int(TIMEOUT.to_seconds())),
         }
@@ -276,6 +279,7 @@ class McpApi(Construct):
         throttle: tuple[int, int],
     ) -> None:
         access_logs = logs.LogGroup(self, "AccessLogs", retention=retention, removal_policy=removal)
+        self.access_logs = access_logs
         mapping = None
         if domain:
             name = apigw.DomainName(

@@ -8,9 +8,12 @@ from typing import Any
 import aws_cdk as cdk
 from constructs import Construct
 
+from infra.alarms import Alarms, Watched
 from infra.config import StackConfig
-from infra.mcp_api import McpApi
-from infra.served_apps import serve_tasks
+from infra.dashboard import OperationsDashboard
+from infra.log_queries import SavedQueries
+from infra.mcp_api import TIMEOUT, McpApi
+from infra.served_apps import serve_tasks, served_tools
 from infra.shared_secrets import SharedSecrets
 from infra.sign_in import CHATGPT_REDIRECT, SignIn, default_domain_prefix
 from infra.state_table import StateTable
@@ -71,6 +74,8 @@ class WidgetMcpStack(cdk.Stack):
             function_limits={**config.function_limits, **config.directory_tokens},
             task_rounds=serve_tasks(config.apps),
         )
+        if config.monitoring:
+            self._operations(config, api, state)
         cdk.CfnOutput(self, "McpUrl", value=api.mcp_url, description="paste into ChatGPT: Settings → Apps")
         cdk.CfnOutput(self, "WidgetBaseUrl", value=cdn.base_url, description="origin and path of the bundles")
         cdk.CfnOutput(self, "TableName", value=state.table.table_name, description="the apps' state table")
@@ -88,3 +93,19 @@ class WidgetMcpStack(cdk.Stack):
             cdk.CfnOutput(self, "UserPoolId", value=sign_in.pool.user_pool_id, description="manage users here")
         if config.widget_cdn_domain:
             cdk.CfnOutput(self, "WidgetDomainTarget", value=cdn.distribution.distribution_domain_name)
+
+    def _operations(self, config: StackConfig, api: McpApi, state: StateTable) -> None:
+        watched = Watched(
+            api=api.api,
+            function=api.function,
+            timeout=TIMEOUT,
+            reserved_concurrency=config.reserved_concurrency,
+            function_logs=api.function_logs,
+            access_logs=api.access_logs,
+            table=state.table,
+            tools=served_tools(config.apps),
+        )
+        alarms = Alarms(self, "Alarms", watched=watched, email=config.alarm_email, removal_policy=config.removal_policy)
+        OperationsDashboard(self, "Dashboard", watched=watched, alarms=alarms)
+        SavedQueries(self, "Queries", function_logs=api.function_logs, access_logs=api.access_logs)
+        cdk.CfnOutput(self, "AlarmTopicArn", value=alarms.topic.topic_arn, description="every alarm; subscribe here")

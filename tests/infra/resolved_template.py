@@ -103,6 +103,8 @@ class Resolver:
             "AWS::Cognito::UserPoolResourceServer": lambda: self.resolve(self._properties(name)["Identifier"]),
             "AWS::DynamoDB::Table": lambda: self._generated(name, 255),
             "AWS::IAM::Role": lambda: self._generated(name, 64),
+            "AWS::KMS::Key": lambda: _UUID,
+            "AWS::SNS::Topic": lambda: f"{arn}:sns:{d.region}:{d.account}:{self._generated(name, 256)}",
             "AWS::IAM::Policy": lambda: self._generated(name, 128),
             "AWS::Lambda::Function": lambda: self._generated(name, 64),
             "AWS::Lambda::Alias": lambda: f"{self._function_arn(name)}:{self._properties(name)['Name']}",
@@ -147,6 +149,10 @@ class Resolver:
             ("AWS::DynamoDB::Table", "Arn"): lambda: f"{arn}:dynamodb:{d.region}:{d.account}:table/{name()}",
             ("AWS::IAM::Role", "Arn"): lambda: f"{arn}:iam::{d.account}:role/{name()}",
             ("AWS::Lambda::Function", "Arn"): lambda: f"{arn}:lambda:{d.region}:{d.account}:function:{name()}",
+            ("AWS::CloudWatch::Alarm", "Arn"): lambda: (
+                f"{arn}:cloudwatch:{d.region}:{d.account}:alarm:{self.resolve(self._properties(logical_id)['AlarmName'])}"
+            ),
+            ("AWS::KMS::Key", "Arn"): lambda: f"{arn}:kms:{d.region}:{d.account}:key/{name()}",
             ("AWS::Lambda::Version", "Version"): lambda: "1",
             ("AWS::Logs::LogGroup", "Arn"): lambda: f"{arn}:logs:{d.region}:{d.account}:log-group:{name()}:*",
             ("AWS::S3::Bucket", "Arn"): lambda: f"{arn}:s3:::{name()}",
@@ -318,6 +324,11 @@ NAME_RULES = (
     NameRule("AWS::DynamoDB::Table", "TableName", r"[a-zA-Z0-9_.-]+", 3, 255, "DynamoDB CreateTable: TableName"),
     NameRule("AWS::S3::Bucket", "BucketName", r"[a-z0-9][a-z0-9.-]*[a-z0-9]", 3, 63, "S3 bucket naming rules"),
     NameRule("AWS::ApiGatewayV2::Api", "Name", r".+", 1, 128, "API Gateway CreateApi: Name"),
+    NameRule("AWS::CloudWatch::Alarm", "AlarmName", r"[^\x00-\x1f]+", 1, 255, "CloudWatch PutMetricAlarm"),
+    NameRule("AWS::CloudWatch::Dashboard", "DashboardName", r"[A-Za-z0-9_-]+", 1, 255, "CloudWatch PutDashboard"),
+    NameRule(
+        "AWS::Logs::QueryDefinition", "Name", r"([^:*/]+/?)*[^:*/]+", 1, 255, "CloudWatch Logs PutQueryDefinition"
+    ),
 )
 
 # Names that must be unique per account (CloudFront is global): the same stack deployed to a second region of
