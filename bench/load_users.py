@@ -55,6 +55,7 @@ def error_code(result: Any) -> str | None:
 
 class User:
     def __init__(self, index: int, url: str, tally: Tally, ledger: Ledger, rng: random.Random) -> None:
+        self.index = index
         self.me = {"openai/subject": f"load-user-{index}"}
         self.url = url
         self.tally = tally
@@ -79,7 +80,7 @@ class User:
             while (plan.deadline is None and done < plan.sessions) or (
                 plan.deadline is not None and time.monotonic() < plan.deadline
             ):
-                kind = done % 3
+                kind = (done + self.index) % 3  # users start on different kinds, so a short run has all three
                 if kind == 0:
                     await self.play("human", plan)
                 elif kind == 1:
