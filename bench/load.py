@@ -15,6 +15,7 @@ import asyncio
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -43,19 +44,20 @@ def local_server() -> Iterator[str]:
     port = free_port()
     env = {**os.environ, **LOAD_LIMITS, "PORT": str(port), "RELOAD": "0", "LOG_LEVEL": "WARNING"}
     env["PYTHONPATH"] = os.pathsep.join([str(REPO / "lambda_src"), str(REPO)])
-    process = subprocess.Popen(
-        [sys.executable, "-m", "widget_mcp.local"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
+    # Its output goes to a file, never an unread pipe, which would stop the server once full.
+    log = tempfile.NamedTemporaryFile(prefix="load-server-", suffix=".log", delete=False)  # noqa: SIM115
+    process = subprocess.Popen([sys.executable, "-m", "widget_mcp.local"], env=env, stdout=log, stderr=log)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + START_SECONDS
         while not _healthy(url):
             if process.poll() is not None or time.monotonic() > deadline:
-                error = process.stderr.read().decode() if process.stderr and process.poll() is not None else ""
-                raise SystemExit(f"make dev's server did not start on {url}\n{error}")
+                raise SystemExit(f"make dev's server did not start on {url}; its output: {log.name}")
             time.sleep(0.2)
+        print(f"  server output: {log.name}", flush=True)
         yield url
     finally:
+        log.close()
         process.terminate()
         try:
             process.wait(10)
@@ -108,9 +110,11 @@ def report(tally: Tally, seconds: float) -> str:
 
 
 async def run(url: str, plan: Plan) -> tuple[Tally, Verdict, float]:
-    start = time.monotonic()
+    start, cpu = time.monotonic(), time.process_time()
     tally, ledger = await drive(url, plan)
     seconds = time.monotonic() - start
+    # Whether the users themselves were the bottleneck: their process's share of the run's CPU.
+    print(f"  the users' own process used {time.process_time() - cpu:.0f} s of CPU in {seconds:.0f} s", flush=True)
     verdict = check(ledger, await read_back(url, ledger))
     return tally, verdict, seconds
 

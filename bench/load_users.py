@@ -11,6 +11,7 @@ import asyncio
 import random
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,45 +54,88 @@ def error_code(result: Any) -> str | None:
     return str(error.get("code")) if isinstance(error, dict) else "error_without_code"
 
 
+class Broken(Exception):
+    """A tab's connection failed mid-call: the session ends, the user reconnects and settles what was in flight."""
+
+
+OnAccepted = Callable[[Any], None]
+# How a user opens a connection (a tab): the official client; tests wrap it to lose answers on purpose.
+Connect = Callable[[str], Any]
+# Calls safe to send again after a failure whose outcome is unknown: a move with its expectedPly is applied at most
+# once (a retry that already landed answers the same result), an answer to a form step replaces itself.
+RETRIED = ("chess_move", "submit_form")
+
+
 class User:
-    def __init__(self, index: int, url: str, tally: Tally, ledger: Ledger, rng: random.Random) -> None:
+    def __init__(
+        self, index: int, url: str, tally: Tally, ledger: Ledger, rng: random.Random, connect: Connect = Client
+    ) -> None:
         self.index = index
+        self.connect = connect
         self.me = {"openai/subject": f"load-user-{index}"}
         self.url = url
         self.tally = tally
         self.ledger = ledger
         self.rng = rng
-        self.tabs: list[Client] = []
+        self.tabs: list[Any] = []
+        # Calls sent whose answer never came (the connection failed): settled by a retry once reconnected.
+        self.in_flight: list[tuple[str, dict[str, Any], OnAccepted | None]] = []
 
-    async def call(self, tab: int, tool: str, arguments: dict[str, Any]) -> Any:
+    async def call(self, tab: int, tool: str, arguments: dict[str, Any], on_ok: OnAccepted | None = None) -> Any:
+        entry = (tool, arguments, on_ok)
+        self.in_flight.append(entry)
         start = time.perf_counter()
         try:
             result = await self.tabs[tab].call_tool(tool, arguments, meta=self.me)  # type: ignore[arg-type]
-        except Exception as exc:  # noqa: BLE001 - a transport failure is an outcome to count, not a crash of the run
+        except Exception as exc:  # a transport failure is an outcome to count, and ends this connection
             self.tally.add(tool, time.perf_counter() - start, f"transport:{type(exc).__name__}")
-            return None
+            raise Broken from exc
+        self.in_flight.remove(entry)
         self.tally.add(tool, time.perf_counter() - start, error_code(result) or "ok")
+        if on_ok is not None and not result.is_error:
+            on_ok(result)
         return result
 
     async def run(self, plan: Plan) -> None:
-        async with Client(f"{self.url}/mcp") as first, Client(f"{self.url}/mcp") as second:
-            self.tabs = [first, second]
-            done = 0
-            while (plan.deadline is None and done < plan.sessions) or (
-                plan.deadline is not None and time.monotonic() < plan.deadline
-            ):
-                kind = (done + self.index) % 3  # users start on different kinds, so a short run has all three
-                if kind == 0:
-                    await self.play("human", plan)
-                elif kind == 1:
-                    await self.play("engine", plan)
-                else:
-                    await self.answer_form()
-                done += 1
+        done = 0
+        while (plan.deadline is None and done < plan.sessions) or (
+            plan.deadline is not None and time.monotonic() < plan.deadline
+        ):
+            try:
+                async with self.connect(f"{self.url}/mcp") as first, self.connect(f"{self.url}/mcp") as second:
+                    self.tabs = [first, second]
+                    await self.settle()
+                    while (plan.deadline is None and done < plan.sessions) or (
+                        plan.deadline is not None and time.monotonic() < plan.deadline
+                    ):
+                        kind = (done + self.index) % 3  # users start on different kinds: a short run has all three
+                        done += 1
+                        if kind == 0:
+                            await self.play("human", plan)
+                        elif kind == 1:
+                            await self.play("engine", plan)
+                        else:
+                            await self.answer_form()
+                    return
+            except (Exception, BaseExceptionGroup) as exc:
+                if isinstance(exc, BaseExceptionGroup) and not exc.subgroup(Exception):
+                    raise
+                self.tally.add("(reconnect)", 0.0, f"transport:{type(exc).__name__}")
+        async with self.connect(f"{self.url}/mcp") as tab:
+            self.tabs = [tab, tab]
+            await self.settle()
+
+    async def settle(self) -> None:
+        """Send again what was in flight when a connection failed, where that is safe (RETRIED), so the ledger
+        knows whether it landed; anything else (a new game, a new form) is dropped unseen, as a user would."""
+        pending, self.in_flight = self.in_flight, []
+        for tool, arguments, on_ok in pending:
+            if tool in RETRIED:
+                await self.call(0, tool, arguments, on_ok)
 
     async def play(self, opponent: str, plan: Plan) -> None:
         started = await self.call(0, "chess_new_game", {"opponent": opponent})
-        if started is None or started.is_error:
+        if started.is_error:
             return
         game_id = started.structured_content["gameId"]
         self.ledger.games[game_id] = self.me["openai/subject"]
@@ -107,7 +151,7 @@ class User:
             if played is None:
                 # Refused or lost the race: learn where the game stands, as a widget would.
                 shown = await self.call(0, "chess_show_game", {"gameId": game_id})
-                if shown is None or shown.is_error:
+                if shown.is_error:
                     return
                 board, ply = _position(shown)
                 continue
@@ -115,31 +159,36 @@ class User:
         await self.call(1, "chess_show_game", {"gameId": game_id})
 
     async def move(self, tab: int, game_id: str, ply: int, uci: str) -> tuple[chess.Board, int] | None:
-        result = await self.call(tab, "chess_move", {"gameId": game_id, "move": uci, "expectedPly": ply})
-        if result is None or result.is_error:
-            return None
-        after = result.structured_content["ply"]
-        self.ledger.moves.append(AcceptedMove(game_id, ply, uci, replied=after == ply + 2))
-        return _position(result)
+        def accepted(result: Any) -> None:
+            replied = result.structured_content["ply"] == ply + 2
+            self.ledger.moves.append(AcceptedMove(game_id, ply, uci, replied))
+
+        args = {"gameId": game_id, "move": uci, "expectedPly": ply}
+        result = await self.call(tab, "chess_move", args, accepted)
+        return None if result.is_error else _position(result)
 
     async def race(self, game_id: str, ply: int, moves: list[str]) -> tuple[chess.Board, int] | None:
         """Both tabs move at once at the same ply; the server must take exactly one (the other: conflict)."""
-        boards = await asyncio.gather(*(self.move(tab, game_id, ply, uci) for tab, uci in enumerate(moves)))
-        return next((b for b in boards if b is not None), None)
+        async with asyncio.TaskGroup() as group:  # one failing cancels the other: both stay in flight to settle
+            tasks = [group.create_task(self.move(tab, game_id, ply, uci)) for tab, uci in enumerate(moves)]
+        return next((b for b in (t.result() for t in tasks) if b is not None), None)
 
     async def answer_form(self) -> None:
         token = f"{self.me['openai/subject']}-{self.rng.getrandbits(48):x}"
         asked = await self.call(0, "ask_question", {"question": _step(0), "metadata": _chain(1)})
-        if asked is None or asked.is_error:
+        if asked.is_error:
             return
         form_id = asked.structured_content["formId"]
         self.ledger.forms[form_id] = self.me["openai/subject"]
         for step in range(FORM_STEPS):
             data = {f"answer{step}": f"{token}-{step}"}
-            sent = await self.call(1, "submit_form", {"formId": form_id, "data": data, "step": step})
-            if sent is None or sent.is_error:
+
+            def accepted(_: Any, step: int = step, data: dict[str, str] = data) -> None:
+                self.ledger.answers.append(AcceptedAnswer(form_id, step, data))
+
+            sent = await self.call(1, "submit_form", {"formId": form_id, "data": data, "step": step}, accepted)
+            if sent.is_error:
                 break
-            self.ledger.answers.append(AcceptedAnswer(form_id, step, data))
         await self.call(0, "get_form_response", {"formId": form_id})
 
 
@@ -164,9 +213,9 @@ def _position(result: Any) -> tuple[chess.Board, int]:
     return chess.Board(content["fen"]), int(content["ply"])
 
 
-async def drive(url: str, plan: Plan) -> tuple[Tally, Ledger]:
+async def drive(url: str, plan: Plan, connect: Connect = Client) -> tuple[Tally, Ledger]:
     tally, ledger = Tally(), Ledger()
-    users = [User(i, url, tally, ledger, random.Random(plan.seed * 100_003 + i)) for i in range(plan.users)]
+    users = [User(i, url, tally, ledger, random.Random(plan.seed * 100_003 + i), connect) for i in range(plan.users)]
     await asyncio.gather(*(user.run(plan) for user in users))
     return tally, ledger
 

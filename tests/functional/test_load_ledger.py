@@ -7,9 +7,11 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Iterator
+from typing import Any, ClassVar
 
 import pytest
 from dynamodb_probe import client_for, moto_dynamodb
+from mcp import Client
 from servers import serve
 from widget_mcp.settings import Settings
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
@@ -23,18 +25,49 @@ WIDGET_BASE = "https://d111111abcdef8.cloudfront.net/widgets"
 
 
 @pytest.fixture(scope="module")
-def run() -> Iterator[tuple[Tally, Ledger, ReadBack]]:
-    """One short run for the module: each user plays a game against a friend (two races at one ply), one against
-    the engine, and answers a three-step form."""
+def url() -> Iterator[str]:
     with pytest.MonkeyPatch.context() as env, moto_dynamodb(TABLE) as dynamodb:
         env.setenv("POWERTOOLS_METRICS_DISABLED", "true")
         settings = Settings(allowed_hosts=("127.0.0.1:*",), widget_base_url=WIDGET_BASE, table_name=TABLE)
         store = DynamoDbDocumentStore(client_for(dynamodb), TABLE)
-        with serve(build_app(build_core(settings, concurrent=True, store=store))) as url:
-            plan = Plan(users=3, deadline=None, sessions=3, seed=7, moves_per_game=8)
-            tally, ledger = asyncio.run(drive(url, plan))
-            held = asyncio.run(read_back(url, ledger))
-        yield tally, ledger, held
+        with serve(build_app(build_core(settings, concurrent=True, store=store))) as served:
+            yield served
+
+
+@pytest.fixture(scope="module")
+def run(url: str) -> tuple[Tally, Ledger, ReadBack]:
+    """One short run for the module: each user plays a game against a friend (two races at one ply), one against
+    the engine, and answers a three-step form."""
+    plan = Plan(users=3, deadline=None, sessions=3, seed=7, moves_per_game=8)
+    tally, ledger = asyncio.run(drive(url, plan))
+    return tally, ledger, asyncio.run(read_back(url, ledger))
+
+
+class LosingAnswers:
+    """The official client, but every third move's answer is lost after the server applied it (a dropped
+    connection): the user must reconnect and settle the move by sending it again."""
+
+    moves = 0
+    lost: ClassVar[list[dict[str, Any]]] = []
+
+    def __init__(self, url: str) -> None:
+        self.client = Client(url)
+
+    async def __aenter__(self) -> LosingAnswers:
+        await self.client.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.client.__aexit__(*exc)
+
+    async def call_tool(self, tool: str, arguments: dict[str, Any], **kw: Any) -> Any:
+        result = await self.client.call_tool(tool, arguments, **kw)
+        if tool == "chess_move" and not result.is_error:
+            LosingAnswers.moves += 1
+            if LosingAnswers.moves % 3 == 0:
+                LosingAnswers.lost.append(arguments)
+                raise ConnectionResetError("the answer was lost on the way back")
+        return result
 
 
 def test_a_short_load_run_keeps_every_accepted_move_and_answer_exactly_once(
@@ -98,3 +131,16 @@ def test_the_ledger_check_reports_an_accepted_answer_the_form_does_not_hold_as_l
     assert [line.split(":")[0] for line in verdict.lost_answers] == [f"{answer.form_id} step {answer.step}"]
     pending = check(ledger, ReadBack(held.games, {**held.forms, answer.form_id: (0, None)}))
     assert len(pending.lost_answers) == 3  # a form left unanswered loses every accepted step
+
+
+def test_a_move_whose_answer_was_lost_is_sent_again_and_counted_once(url: str) -> None:
+    plan = Plan(users=2, deadline=None, sessions=2, seed=3, moves_per_game=6)
+    tally, ledger = asyncio.run(drive(url, plan, connect=LosingAnswers))
+    verdict = check(ledger, asyncio.run(read_back(url, ledger)))
+    assert verdict.clean, verdict.lost_moves + verdict.doubled_moves
+    assert tally.outcomes["chess_move"]["transport:ConnectionResetError"] == len(LosingAnswers.lost) >= 2
+    # Each lost answer's move landed once: sent again with its expectedPly, it answered as before, not a 2nd move.
+    accepted = [(m.game_id, m.ply, m.uci) for m in ledger.moves]
+    for lost in LosingAnswers.lost:
+        assert accepted.count((lost["gameId"], lost["expectedPly"], lost["move"])) == 1
+    assert len(set(accepted)) == len(accepted)
