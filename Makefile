@@ -165,10 +165,10 @@ bench: $(VENV)/.synced $(WIDGET_STAMP)
 
 # Against make dev's server, started for the run with the per-caller limits raised (bench/load.py), or URL=https://…
 .PHONY: load cost
-load: $(VENV)/.synced $(WIDGET_STAMP)
+load: $(VENV)/.synced-local $(WIDGET_STAMP)
 	$(PY) -m bench.load $(if $(USERS),--users $(USERS)) $(if $(DURATION),--duration $(DURATION)) $(if $(URL),--url $(URL))
 
-cost: $(VENV)/.synced
+cost: $(VENV)/.synced-local
 	$(PY) -m bench.cost
 
 # The same fuzz tests as `make test`, with the long profile (tests/fuzz/conftest.py).

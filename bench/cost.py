@@ -11,8 +11,8 @@ Measured in this process, through the Lambda handler as deployed (telemetry on),
 Secrets Manager is read per warm instance, not per call (key_ring.REFRESH_SECONDS): priced per instance-hour.
 
 The sessions: a 40-move game against the engine (chess_new_game, then 40 of the user's moves, each with the engine's
-reply; a game that ends early is followed by a new one) and a three-step form (ask_question, submit_form for each
-step, get_form_response).
+reply; a game that ends early is followed by a new one), 40 moves between two people (`, friend`: each move a call,
+no engine) and a three-step form (ask_question, submit_form for each step, get_form_response).
 """
 
 from __future__ import annotations
@@ -124,7 +124,9 @@ class Bench:
         self.handler = handler
         self.calls = Calls()
 
-    def call(self, tool: str, arguments: dict[str, Any], subject: str, *, sizing: bool) -> dict[str, Any]:
+    def call(
+        self, tool: str, arguments: dict[str, Any], subject: str, *, sizing: bool, label: str = ""
+    ) -> dict[str, Any]:
         body = {
             "jsonrpc": "2.0",
             "id": 1,
@@ -144,22 +146,25 @@ class Bench:
         if result is None or result.get("isError"):
             raise SystemExit(f"{tool} failed: {answer}")
         sample = Sample(units.read, units.write, sum(units.requests.values()), cpu_ms, len(out.getvalue().encode()))
-        self.calls.add(f"{tool}{'' if sizing else ' (timed)'}", sample)
+        self.calls.add(f"{tool}{label}{'' if sizing else ' (timed)'}", sample)
         return dict(result)
 
 
-def game_session(bench: Bench, subject: str, *, sizing: bool) -> None:
+def game_session(bench: Bench, subject: str, *, sizing: bool, engine: bool = True) -> None:
+    """GAME_MOVES of the user's moves against the engine (each with its reply), or of both players' against a
+    friend (each a call of its own: `chess_move, friend`)."""
     from widget_mcp.apps.chess.domain.engine import choose_move
 
+    label = "" if engine else ", friend"
     moves = 0
     while moves < GAME_MOVES:
-        started = bench.call("chess_new_game", {"opponent": "engine"}, subject, sizing=sizing)
-        state = started["structuredContent"]
+        args = {"opponent": "engine" if engine else "human"}
+        state = bench.call("chess_new_game", args, subject, sizing=sizing, label=label)["structuredContent"]
         while moves < GAME_MOVES and state["status"] == "active":
             board = chess.Board(state["fen"])
             mine = choose_move(board, max_nodes=300).best_move_uci  # a fair player, so games last
             args = {"gameId": state["gameId"], "move": mine, "expectedPly": state["ply"]}
-            state = bench.call("chess_move", args, subject, sizing=sizing)["structuredContent"]
+            state = bench.call("chess_move", args, subject, sizing=sizing, label=label)["structuredContent"]
             moves += 1
 
 
@@ -186,7 +191,7 @@ def summarize(calls: Calls) -> list[ToolCost]:
         if tool.endswith("(timed)"):
             continue
         timed = calls.samples.get(f"{tool} (timed)", sized)
-        cpu = statistics.median(s.cpu_ms for s in timed)
+        cpu = statistics.mean(s.cpu_ms for s in timed)
         requests = statistics.mean(s.requests for s in sized)
         billed = statistics.mean(
             math.ceil(s.cpu_ms * VCPU_MB / MEMORY_MB + s.requests * DYNAMODB_ROUND_TRIP_MS) for s in timed
@@ -225,9 +230,14 @@ def table(costs: list[ToolCost]) -> str:
 def session_lines(costs: list[ToolCost], calls: Calls) -> list[str]:
     by_tool = {c.tool: c for c in costs}
     game = {"chess_new_game": len(calls.samples["chess_new_game"]), "chess_move": GAME_MOVES}
+    friend = {"chess_new_game, friend": 1, "chess_move, friend": GAME_MOVES}
     form = {"ask_question": 1, "submit_form": FORM_STEPS, "get_form_response": 1}
     lines = []
-    for name, mix in ((f"a {GAME_MOVES}-move game against the engine", game), ("a three-step form", form)):
+    for name, mix in (
+        (f"a {GAME_MOVES}-move game against the engine", game),
+        (f"a game of {GAME_MOVES} moves between two people (each move a call)", friend),
+        ("a three-step form", form),
+    ):
         dollars = sum(by_tool[tool].total * count for tool, count in mix.items())
         spelled = " + ".join(f"{count:g} {tool}" for tool, count in mix.items())
         lines.append(f"- {name} ({spelled}): ${dollars:.6f}, ${dollars * 1e6:,.0f} per million sessions")
@@ -260,6 +270,7 @@ def main() -> int:
         bench.calls = Calls()
         for sizing, subject in ((True, "cost-sized"), (False, "cost-timed")):
             game_session(bench, subject, sizing=sizing)
+            game_session(bench, subject, sizing=sizing, engine=False)
             for _ in range(FORMS):
                 form_session(bench, subject, sizing=sizing)
     finally:
@@ -268,7 +279,7 @@ def main() -> int:
     print(
         f"make cost: {prices.REGION} list prices as of {prices.PRICES_AS_OF} (bench/prices.py); Lambda arm64 "
         f"{MEMORY_MB} MB, CPU time x {VCPU_MB}/{MEMORY_MB} + {DYNAMODB_ROUND_TRIP_MS:g} ms per table request, "
-        f"billed per started ms; measured on {os.uname().machine}"
+        f"billed per started ms; measured on {os.uname().machine}, load average {os.getloadavg()[0]:.1f}"
     )
     print()
     print(table(costs))
