@@ -19,6 +19,8 @@ help:
 	@echo "make tutorial-check  follow the README tutorial in a copy, then run that copy's make test (minutes)"
 	@echo "make bench   benchmarks: ours against the official SDK and awslabs' handler, printed as one table"
 	@echo "make fuzz    the long fuzzing run (make test runs a short, seeded one)"
+	@echo "make load    virtual users play chess and answer forms against make dev (USERS=20 DURATION=45, URL=…): latency, errors, ledger"
+	@echo "make cost    DynamoDB units, duration and requests per tool call, priced per million calls and per session"
 	@echo "make widgets build the widget bundles (widget_bundles/dist) when stale; dev, test and bench do it first"
 	@echo "make synth   synthesize the CDK app into cdk.out/ (CDK_ARGS='-c stage=prod' etc.)"
 	@echo "make deploy  cdk deploy the stack (needs AWS credentials and a bootstrapped account: make bootstrap)"
@@ -162,6 +164,14 @@ tutorial-check: $(VENV)/.synced $(WIDGET_DEPS)
 
 bench: $(VENV)/.synced $(WIDGET_STAMP)
 	$(PY) -m bench $(BENCH_ARGS)
+
+# Against make dev's server, started for the run with the per-caller limits raised (bench/load.py), or URL=https://…
+.PHONY: load cost
+load: $(VENV)/.synced-local $(WIDGET_STAMP)
+	$(PY) -m bench.load $(if $(USERS),--users $(USERS)) $(if $(DURATION),--duration $(DURATION)) $(if $(URL),--url $(URL))
+
+cost: $(VENV)/.synced-local
+	$(PY) -m bench.cost
 
 # The same fuzz tests as `make test`, with the long profile (tests/fuzz/conftest.py).
 fuzz: $(VENV)/.synced
