@@ -20,6 +20,8 @@ REGISTRY_TOKEN = "v=MCPv1; k=ed25519; p=MCowBQYDK2VwAyEAexampleexampleexampleexa
 
 
 def _core(**settings: object) -> Core:
+    # The Host allowlist is stated, not taken from a process environment another test may have changed.
+    settings.setdefault("allowed_hosts", ("127.0.0.1:*",))
     return build_core(Settings(**settings), store=InMemoryDocumentStore())  # type: ignore[arg-type]
 
 
