@@ -72,7 +72,7 @@ class DynamoDbErase:
                 },
             ]
             try:
-                response = self.client.transact_write_items(
+                written = self.client.transact_write_items(
                     TransactItems=actions, ClientRequestToken=secrets.token_hex(16), ReturnConsumedCapacity="TOTAL"
                 )
             except ClientError as exc:
@@ -82,7 +82,7 @@ class DynamoDbErase:
                 raise unavailable(f"deleting {doc.kind}", exc) from exc
             except BotoCoreError as exc:
                 raise unavailable(f"deleting {doc.kind}", exc) from exc
-            self._consumed("TransactWriteItems", response)
+            self._consumed("TransactWriteItems", written)
             return
         raise StoreBusy(doc.kind, LEDGER_ATTEMPTS)
 

@@ -263,14 +263,17 @@ class ToolBook:
     toolkit: a handler imports what it works with (the app's domain, service, libraries) when first called.
     `warm_up` names a call of one of its tools that keeps no state; before a SnapStart snapshot the server makes
     it, so that what the app's handlers import is loaded in the snapshot rather than on the first real call.
+    `keeps` names the document kinds the app stores in its callers' own partitions: `erase_my_data` deletes them
+    and `export_my_data` reads them (apps/my_data), so a new app's state is covered by this declaration.
     """
 
-    def __init__(self, *, warm_up: WarmUp | None = None) -> None:
+    def __init__(self, *, warm_up: WarmUp | None = None, keeps: tuple[str, ...] = ()) -> None:
         self.tools: dict[str, ToolSpec] = {}
         self.prompts: dict[str, PromptSpec] = {}
         self.resources: dict[str, ResourceSpec] = {}
         self.resource_templates: dict[str, ResourceTemplateSpec] = {}
         self.warm_up = warm_up
+        self.keeps = keeps
 
     def tool(
         self,
