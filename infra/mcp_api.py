@@ -254,6 +254,12 @@ class McpApi(Construct):
             self.routes += self.api.add_routes(
                 path="/oauth/register", methods=[apigw.HttpMethod.POST, *preflight], integration=apigw_integration
             )
+            # A signed-in user's export (GET) and erasure (DELETE) of its data, by bearer token.
+            self.routes += self.api.add_routes(
+                path="/account/data",
+                methods=[apigw.HttpMethod.GET, apigw.HttpMethod.DELETE],
+                integration=apigw_integration,
+            )
         for route in self.routes:
             cdk.Validations.of(route).acknowledge(
                 cdk.Acknowledgment(
