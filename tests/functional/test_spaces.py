@@ -131,8 +131,8 @@ def test_bad_member_ids_a_full_space_and_callers_without_identity_get_clear_erro
         spaces.add_member(ALICE, space.space_id, "openai:one-more")
     with pytest.raises(IdentityRequired):
         spaces.create(NOBODY, "Team")
+    limited = Spaces(store, quota=1)
+    limited.create(BOB, "one")
     with pytest.raises(QuotaFull):
-        limited = Spaces(store, quota=1)
-        limited.create(BOB, "one")
         limited.create(BOB, "two")
     assert len(spaces.get(ALICE, space.space_id).members) == MAX_MEMBERS
