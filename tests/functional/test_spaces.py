@@ -8,10 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 from dynamodb_probe import client_for, moto_dynamodb
-from widget_mcp.storage.documents import Document, DocumentStore, QuotaFull
+from widget_mcp.storage.documents import Document, DocumentStore
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
 from widget_mcp.storage.memory import InMemoryDocumentStore
-from widget_mcp.toolkit.errors import IdentityRequired
+from widget_mcp.toolkit.errors import IdentityRequired, QuotaExceeded
 from widget_mcp.toolkit.ownership import StateOwner
 from widget_mcp.toolkit.spaces import (
     MAX_MEMBERS,
@@ -133,6 +133,6 @@ def test_bad_member_ids_a_full_space_and_callers_without_identity_get_clear_erro
         spaces.create(NOBODY, "Team")
     limited = Spaces(store, quota=1)
     limited.create(BOB, "one")
-    with pytest.raises(QuotaFull):
+    with pytest.raises(QuotaExceeded):
         limited.create(BOB, "two")
     assert len(spaces.get(ALICE, space.space_id).members) == MAX_MEMBERS
