@@ -158,3 +158,20 @@ async def test_erase_is_declared_destructive_and_export_read_only_both_offered_t
     assert (erase.annotations.destructive_hint, erase.annotations.read_only_hint) == (True, False)
     assert (export.annotations.destructive_hint, export.annotations.read_only_hint) == (False, True)
     assert all((t.meta or {}).get("openai/visibility", "public") == "public" for t in (erase, export))
+
+
+def test_an_export_stops_at_its_byte_bound_newest_first_and_says_it_is_not_complete() -> None:
+    from widget_mcp.apps.my_data.service import EXPORT_BYTES, MyData
+    from widget_mcp.storage.documents import Document
+
+    store = InMemoryDocumentStore()
+    big = "x" * 60_000
+    for n in range(30):  # 1.8 MB of bodies
+        store.create("openai:alice", Document("note", f"{n:03d}", {"text": big}, 1, 1, 1, 2**40))
+
+    items, complete = MyData(store, lambda: {"notes": ("note",)}).export("openai:alice")
+
+    assert complete is False
+    assert 0 < len(items) < 30
+    assert sum(len(i.body["text"]) for i in items) <= EXPORT_BYTES
+    assert [i.doc_id for i in items] == [f"{n:03d}" for n in range(29, 29 - len(items), -1)]

@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from widget_mcp.storage.documents import Document, DocumentStore, StoreBusy, VersionConflict
-from widget_mcp.toolkit.errors import IdentityRequired, ToolError
+from widget_mcp.storage.documents import Document, DocumentStore, QuotaFull, StoreBusy, VersionConflict
+from widget_mcp.toolkit.errors import IdentityRequired, QuotaExceeded, ToolError
 from widget_mcp.toolkit.ownership import StateOwner, capability_id
 
 KIND = "space"
@@ -92,7 +92,7 @@ def _space(doc: Document) -> Space:
 
 class Spaces:
     """Spaces on the store: one document each, `{name, owner, members}`, kept TTL_DAYS after its last change. Each
-    counts against its owner's `quota` of live spaces (QuotaFull past it)."""
+    counts against its owner's `quota` of live spaces (QuotaExceeded past it)."""
 
     def __init__(
         self,
@@ -110,7 +110,10 @@ class Spaces:
         space_id = capability_id()
         body = {"name": name, "owner": key, "members": []}
         doc = Document(KIND, space_id, body, 1, now, now, now + self._ttl).counted_for(owner.quota_holder)
-        self._store.create(PARTITION_PREFIX + space_id, doc, quota=self._quota)
+        try:
+            self._store.create(PARTITION_PREFIX + space_id, doc, quota=self._quota)
+        except QuotaFull as exc:
+            raise QuotaExceeded("live spaces", exc.limit, exc.frees_at) from exc
         return _space(doc)
 
     def get(self, owner: StateOwner, space_id: str) -> Space:

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from widget_mcp.storage.documents import Document, DocumentStore
 
-# The most documents one call reads or deletes: a call stays well inside the function's timeout (a delete is one
-# write, a counted one a read and a transaction: ~10 ms each), and a user with more is told to call again.
+# The most documents one export reads, and one erasure deletes: a call stays well inside the function's 20 s timeout
+# (a delete is one request, a counted one a read and a transaction: 200 of those about 4 s at 10 ms a request), and a
+# user with more is told to call again.
 BATCH = 500
+ERASE_BATCH = 200
+# The most JSON one export carries (its text repeats it): well under Lambda's 6 MB response, whatever the items' size.
+EXPORT_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -38,12 +43,14 @@ class MyData:
     def export(self, partition: str) -> tuple[list[Exported], bool]:
         """The user's documents (newest first within each kind), and whether that is all of them."""
         found: list[Exported] = []
+        size = 0
         for app, kinds in self._kinds().items():
             for kind in kinds:
-                docs = self._store.every(partition, kind, BATCH + 1 - len(found))
-                found.extend(exported(app, doc) for doc in docs)
-                if len(found) > BATCH:
-                    return found[:BATCH], False
+                for doc in self._store.every(partition, kind, BATCH + 1 - len(found)):
+                    size += len(json.dumps([doc.body, doc.counts], ensure_ascii=False).encode()) + 200
+                    if len(found) == BATCH or size > EXPORT_BYTES:
+                        return found, False
+                    found.append(exported(app, doc))
         return found, True
 
     def erase(self, partition: str) -> tuple[dict[str, int], bool]:
@@ -52,7 +59,7 @@ class MyData:
         done = 0
         for kinds in self._kinds().values():
             for kind in kinds:
-                room = BATCH - done
+                room = ERASE_BATCH - done
                 docs = self._store.every(partition, kind, room + 1)
                 for doc in docs[:room]:
                     self._store.delete(partition, doc)
