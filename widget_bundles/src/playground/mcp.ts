@@ -65,6 +65,10 @@ export interface ToolInfo {
   outputSchema?: unknown;
   resourceUri?: string;
   visibility?: string;
+  /** `openai/widgetAccessible`: ChatGPT lets the widget call it. */
+  widgetAccessible: boolean;
+  /** `ui.visibility` absent or naming "app": MCP Apps hosts let the widget call it. */
+  appVisible: boolean;
 }
 
 export async function listTools(): Promise<ToolInfo[]> {
@@ -82,6 +86,8 @@ export async function listTools(): Promise<ToolInfo[]> {
       outputSchema: tool.outputSchema,
       resourceUri: typeof uri === "string" ? uri : undefined,
       visibility: typeof meta["openai/visibility"] === "string" ? meta["openai/visibility"] : undefined,
+      widgetAccessible: meta["openai/widgetAccessible"] === true,
+      appVisible: !Array.isArray(ui.visibility) || ui.visibility.includes("app"),
     };
   });
 }
