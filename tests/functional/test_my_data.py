@@ -136,16 +136,39 @@ async def test_the_export_carries_every_item_of_the_caller_and_none_of_another_u
     assert {i["app"] for i in items} <= {entry.rsplit(".", 1)[-1] for entry in registry.APPS}
 
 
-async def test_a_caller_without_identity_can_neither_export_nor_erase_and_nothing_changes(
+async def test_a_caller_without_identity_is_told_nothing_here_is_its_own_and_nothing_changes(
     core: Core, store: DocumentStore
 ) -> None:
     await make_state(core, ALICE)
-    before = partition(store, ALICE)
+    await make_state(core, {})  # by capability
+    before = (partition(store, ALICE), _everything(store))
+
+    answers = [await call(core, tool, {}, {}) for tool in ("export_my_data", "erase_my_data")]
+
+    assert [a.structured_content for a in answers] == [
+        {"items": [], "complete": True},
+        {"erased": {}, "complete": True},
+    ]
+    assert all("no user identity" in a.content[0].text for a in answers)
+    assert (partition(store, ALICE), _everything(store)) == before
+
+
+async def test_with_anonymous_state_refused_a_caller_without_identity_gets_identity_required(
+    settings: Settings, store: DocumentStore
+) -> None:
+    core = build_core(settings.model_copy(update={"anonymous_state": "refuse"}), store=store)
 
     answers = [await call(core, tool, {}, {}) for tool in ("export_my_data", "erase_my_data")]
 
     assert [a.meta["error"]["code"] for a in answers] == ["identity_required"] * 2
-    assert partition(store, ALICE) == before
+
+
+def _everything(store: DocumentStore) -> int:
+    """How many documents the store holds in all, in every user's and capability's partition."""
+    if isinstance(store, InMemoryDocumentStore):
+        return len(store._items)
+    assert isinstance(store, DynamoDbDocumentStore)
+    return sum(i["pk"]["S"].startswith("USER#") for i in store.client.scan(TableName=TABLE)["Items"])
 
 
 async def test_erase_is_declared_destructive_and_export_read_only_both_offered_to_the_model(core: Core) -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from widget_mcp.toolkit import IdentityRequired, ToolBook, ToolCall, ToolResult
+from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult
 
 if TYPE_CHECKING:
     from widget_mcp.apps.my_data.service import MyData
@@ -44,12 +44,17 @@ class EraseOut(BaseModel):
     complete: bool = Field(description="False: more remain; call erase_my_data again.")
 
 
-def partition_of(call: ToolCall) -> str:
-    """The caller's own partition; a caller without identity owns nothing to export or erase."""
-    owner = call.owner(WHAT)
-    if owner.user_key is None:
-        raise IdentityRequired(WHAT)
-    return owner.user_key
+# What a caller without identity is told: like chess_list_games, it is answered, with nothing, rather than refused.
+NOTHING_OF_YOURS = (
+    " This call carries no user identity, so nothing here is kept as yours: what was made without one is reachable "
+    "only by its id and expires by itself. Sign in (or use a host that identifies you) to keep data you can erase."
+)
+
+
+def partition_of(call: ToolCall) -> str | None:
+    """The caller's own partition; None for a caller without identity, who owns nothing to export or erase (with
+    ANONYMOUS_STATE=refuse, `call.owner` refuses it with identity_required)."""
+    return call.owner(WHAT).user_key
 
 
 def declared_kinds(context: AppContext) -> dict[str, tuple[str, ...]]:
@@ -87,7 +92,10 @@ def build_book(context: AppContext) -> ToolBook:
         invoked="Data gathered",
     )
     def export_my_data(args: NoInput, call: ToolCall) -> ToolResult:
-        docs, complete = my_data().export(partition_of(call))
+        partition = partition_of(call)
+        if partition is None:
+            return ToolResult(structured=ExportOut(items=[], complete=True), narration="0 items." + NOTHING_OF_YOURS)
+        docs, complete = my_data().export(partition)
         items = [
             StoredItem(
                 app=d.app,
@@ -121,7 +129,12 @@ def build_book(context: AppContext) -> ToolBook:
         invoked="Data erased",
     )
     def erase_my_data(args: NoInput, call: ToolCall) -> ToolResult:
-        erased, complete = my_data().erase(partition_of(call))
+        partition = partition_of(call)
+        if partition is None:
+            return ToolResult(
+                structured=EraseOut(erased={}, complete=True), narration="Erased 0 items." + NOTHING_OF_YOURS
+            )
+        erased, complete = my_data().erase(partition)
         total = sum(erased.values())
         more = "" if complete else " More remain: call erase_my_data again."
         return ToolResult(
