@@ -47,6 +47,11 @@ TABLE_ACTIONS = [
     "dynamodb:Query",
     "dynamodb:UpdateItem",
 ]
+# Deletes (erase_my_data: widget_mcp/storage/dynamodb_erase.py, alone or as the part of a transaction that also takes a
+# counted document out of its quota ledger) are granted apart, and only on items whose partition is a user's or a
+# capability's (`USER#…`): never a quota ledger's or a rate counter's (`LIMIT#…`), which a delete could reset.
+DELETE_ACTIONS = ["dynamodb:DeleteItem"]
+DELETE_PARTITIONS = ["USER#*"]
 # A task's next round is an asynchronous invocation the function sends itself, through the alias it was invoked by
 # (widget_mcp/task_invokers.py): never retried (a round's handler runs again from the top, so a retry could repeat
 # what it did; a lost round is reported failed at its deadline), and dropped after the queue slack it is given.
@@ -133,6 +138,13 @@ class McpApi(Construct):
             )
         )
         role.add_to_policy(iam.PolicyStatement(actions=TABLE_ACTIONS, resources=[table.table_arn]))
+        role.add_to_policy(
+            iam.PolicyStatement(
+                actions=DELETE_ACTIONS,
+                resources=[table.table_arn],
+                conditions={"ForAllValues:StringLike": {"dynamodb:LeadingKeys": DELETE_PARTITIONS}},
+            )
+        )
         for secret in secrets:  # read by ARN on first use (widget_mcp.secrets), one action on that secret alone
             secret.grant(role)
 
@@ -244,6 +256,12 @@ class McpApi(Construct):
         if self.sign_in is not None:
             self.routes += self.api.add_routes(
                 path="/oauth/register", methods=[apigw.HttpMethod.POST, *preflight], integration=apigw_integration
+            )
+            # A signed-in user's export (GET) and erasure (DELETE) of its data, by bearer token.
+            self.routes += self.api.add_routes(
+                path="/account/data",
+                methods=[apigw.HttpMethod.GET, apigw.HttpMethod.DELETE],
+                integration=apigw_integration,
             )
         for route in self.routes:
             cdk.Validations.of(route).acknowledge(

@@ -62,11 +62,15 @@ class Core:
         """The metadata (and registration) routes sign-in adds beside `/mcp`; none when it is off."""
         if self.sign_in is None:
             return []
+        from widget_mcp.auth.account_routes import account_routes
         from widget_mcp.auth.routes import sign_in_routes
 
         hosts = HostAllowlist(self.settings.allowed_hosts)
         cors = CorsPolicy(self.settings.cors_origins)
-        return sign_in_routes(self.sign_in.gate, hosts, self.sign_in.facade, cors)
+        return [
+            *sign_in_routes(self.sign_in.gate, hosts, self.sign_in.facade, cors),
+            *account_routes(self.sign_in.gate, self.runtime, hosts, cors),
+        ]
 
 
 class MutableObserver:

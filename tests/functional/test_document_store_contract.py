@@ -663,3 +663,40 @@ def test_twenty_racing_adds_to_one_counter_all_land_without_retries(served_store
     assert final.counts == {"yes": 20}
     assert sorted(r.counts["yes"] for r in results) == list(range(1, 21))  # each add saw its own increment land
     assert final.version == 20
+
+
+def test_a_deleted_document_is_gone_and_others_of_the_owner_and_of_other_owners_stay(store: DocumentStore) -> None:
+    for owner in ("user:a", "user:b"):
+        store.create(owner, doc("g1"))
+        store.create(owner, doc("g2"))
+
+    store.delete("user:a", doc("g1"))
+    store.delete("user:a", doc("never-stored"))  # nothing to delete is no error
+
+    assert store.get("user:a", "game", "g1") is None
+    assert store.get("user:a", "game", "g2") == doc("g2")
+    assert [d.doc_id for d in store.every("user:b", "game", 10)] == ["g2", "g1"]
+
+
+def test_deleting_a_counted_document_frees_its_place_in_the_quota_at_once(store: DocumentStore) -> None:
+    first = counted("a", holder="user:a")
+    store.create("user:a", first, quota=1)
+    with pytest.raises(QuotaFull):
+        store.create("user:a", counted("b", holder="user:a"), quota=1)
+
+    store.delete("user:a", first)
+
+    store.create("user:a", counted("b", holder="user:a"), quota=1)
+    assert store.get("user:a", "game", "a") is None
+
+
+def test_every_walks_all_of_an_owners_documents_of_a_kind_newest_first_up_to_its_limit(store: DocumentStore) -> None:
+    ids = [f"{n:03d}" for n in range(130)]  # more than one page of the DynamoDB adapter
+    for doc_id in ids:
+        store.create("user:a", doc(doc_id))
+    store.create("user:a", replace(doc("f1"), kind="form"))
+    store.create("user:b", doc("999"))
+
+    assert [d.doc_id for d in store.every("user:a", "game", 1_000)] == ids[::-1]
+    assert [d.doc_id for d in store.every("user:a", "game", 5)] == ids[::-1][:5]
+    assert [d.kind for d in store.every("user:a", "form", 10)] == ["form"]

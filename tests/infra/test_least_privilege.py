@@ -17,7 +17,7 @@ from botocore import xform_name
 from dynamodb_probe import CallLog, client_for, moto_dynamodb
 from synth_support import Synthesized
 from widget_mcp.storage import dynamodb as adapter
-from widget_mcp.storage import dynamodb_counters
+from widget_mcp.storage import dynamodb_counters, dynamodb_erase
 from widget_mcp.storage.documents import AlreadyExists, Document, QuotaFull, VersionConflict
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
 
@@ -38,7 +38,7 @@ def _operations_by_method() -> dict[str, str]:
 
 def _tree() -> ast.Module:
     """The adapter's source: the store and the counting writes mixed into it."""
-    modules = (adapter, dynamodb_counters)
+    modules = (adapter, dynamodb_counters, dynamodb_erase)
     parsed = [ast.parse(Path(m.__file__ or "").read_text(encoding="utf-8")) for m in modules]
     return ast.Module(body=[node for tree in parsed for node in tree.body], type_ignores=[])
 
@@ -107,6 +107,10 @@ def _operations_sent(url: str) -> set[str]:
     assert store.add("alice", "poll", "p1", {"yes": 1}, expires_at=later).counts == {"yes": 1}  # created
     assert store.add("alice", "poll", "p1", {"yes": 1}).counts == {"yes": 2}
     assert store.add("alice", "game", "g1", {"yes": 1}).counts == {"yes": 1}  # given its counter map first
+    assert [d.doc_id for d in store.every("alice", "game", 10)] == ["g1"]
+    store.delete("alice", newer)  # uncounted: one DeleteItem
+    store.delete("capability:g1", moved)  # counted: deleted with its ledger entry, one transaction
+    assert store.get("capability:g1", "game", "g1") is None
     return {name for name, _ in log.calls}
 
 
@@ -131,11 +135,26 @@ def test_the_adapter_sends_exactly_the_operations_its_source_calls(moto_url: str
     assert (
         _operations_sent(moto_url)
         == _operations_in_source()
-        == {"BatchGetItem", "GetItem", "PutItem", "Query", "TransactWriteItems", "UpdateItem"}
+        == {"BatchGetItem", "DeleteItem", "GetItem", "PutItem", "Query", "TransactWriteItems", "UpdateItem"}
     )
 
 
 def test_the_role_grants_exactly_the_dynamodb_actions_the_adapter_calls(synthesized: Synthesized) -> None:
     needed = (_operations_in_source() - {"TransactWriteItems"}) | _transaction_parts_in_source()
-    assert _transaction_parts_in_source() == {"PutItem"}
+    assert _transaction_parts_in_source() == {"PutItem", "DeleteItem"}
     assert _granted_table_actions(synthesized) == {f"dynamodb:{op}" for op in needed}
+
+
+def test_the_role_deletes_only_in_user_and_capability_partitions_never_a_ledger_or_a_rate_counter(
+    synthesized: Synthesized,
+) -> None:
+    deleting = [
+        s
+        for p in synthesized.resources("AWS::IAM::Policy").values()
+        for s in p["Properties"]["PolicyDocument"]["Statement"]
+        if "dynamodb:DeleteItem" in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])
+    ]
+
+    assert len(deleting) == 1
+    assert deleting[0]["Action"] == "dynamodb:DeleteItem"
+    assert deleting[0]["Condition"] == {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["USER#*"]}}

@@ -21,6 +21,7 @@ APPS: tuple[str, ...] = (
     "widget_mcp.apps.demo",
     "widget_mcp.apps.chess",
     "widget_mcp.apps.forms",
+    "widget_mcp.apps.my_data",
 )
 
 # Served only with CONFORMANCE=1 (local runs of the official MCP conformance suite), after the apps above.

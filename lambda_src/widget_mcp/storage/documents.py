@@ -214,6 +214,17 @@ class DocumentStore(Protocol):
         leaves less than counters.add_room() bytes: the room its counters could take at their bounds)."""
         ...
 
+    def delete(self, owner: str, doc: Document) -> None:
+        """Remove the document, whatever its version (nothing happens if it is gone already). A `doc` (as read)
+        counted against a holder's quota leaves that holder's ledger in the same transaction, so its place is free at
+        once: the document no longer exists to be kept."""
+        ...
+
+    def every(self, owner: str, kind: str, limit: int) -> list[Document]:
+        """Up to `limit` of the owner's documents of a kind, newest first, read page by page (what an export or an
+        erasure walks); fewer than `limit` means there are no more."""
+        ...
+
     def hit(self, counter: str, window: str, limit: int, expires_at: int) -> bool:
         """Count one more on `counter`'s `window` if it holds fewer than `limit`; False (nothing counted) if not.
         The window's count is kept until `expires_at`."""

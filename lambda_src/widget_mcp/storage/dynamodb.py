@@ -35,6 +35,7 @@ from widget_mcp.storage.documents import (
 )
 from widget_mcp.storage.dynamodb_calls import CONFLICT, code, own_earlier_attempt, retried, status, unavailable
 from widget_mcp.storage.dynamodb_counters import DynamoDbCounters
+from widget_mcp.storage.dynamodb_erase import DynamoDbErase
 from widget_mcp.storage.items import (
     DYNAMODB_ITEM_LIMIT,
     doc_key,
@@ -78,7 +79,7 @@ def default_client() -> DynamoDBClient:
     return boto3.client("dynamodb", config=config)
 
 
-class DynamoDbDocumentStore(DynamoDbCounters):
+class DynamoDbDocumentStore(DynamoDbCounters, DynamoDbErase):
     """`client` may be a factory: the client (and boto3's import) is then made on first use, not at cold start.
 
     `max_item_bytes`: the item budget; a write whose item would be larger is refused before it is sent. `sleep`:

@@ -64,6 +64,12 @@ class Ledger:
             live[doc_id] = min(live[doc_id], now + ENDED_COUNT_SECONDS)
         return Ledger(self.holder, self.kind, self.version + 1, live)
 
+    def forget(self, doc_id: str, now: int) -> Ledger:
+        """The ledger without `doc_id`: the document was deleted, so nothing of it is left to count."""
+        live = self._current(now)
+        live.pop(doc_id, None)
+        return Ledger(self.holder, self.kind, self.version + 1, live)
+
     @property
     def expires_at(self) -> int:
         """When the ledger itself may go: once nothing in it counts any more."""

@@ -103,6 +103,16 @@ class InMemoryDocumentStore:
         docs.sort(key=lambda d: d.doc_id, reverse=True)
         return copy.deepcopy(docs[:limit])
 
+    def delete(self, owner: str, doc: Document) -> None:
+        with self._lock:
+            self._items.pop((owner, doc.kind, doc.doc_id), None)
+            ledger_key = (doc.quota_holder or "", doc.kind)
+            if ledger_key in self._ledgers:
+                self._ledgers[ledger_key] = self._ledgers[ledger_key].forget(doc.doc_id, int(self._clock()))
+
+    def every(self, owner: str, kind: str, limit: int) -> list[Document]:
+        return self.newest(owner, kind, limit)
+
     def hit(self, counter: str, window: str, limit: int, expires_at: int) -> bool:
         key = (counter, window)
         now = int(self._clock())

@@ -42,10 +42,12 @@ def caller_key(principal: Principal, source: str | None) -> str:
 @dataclass(frozen=True, slots=True)
 class StateOwner:
     """`user_key` is the principal's key; None for a caller without identity, who holds capability ids and is
-    counted by its `source` address."""
+    counted by its `source` address. `shared`: the partition of a space the caller was let into (toolkit/spaces.py),
+    where its documents then go, still counted against the caller's own quota."""
 
     user_key: str | None
     source: str | None = None
+    shared: str | None = None
 
     @property
     def quota_holder(self) -> str:
@@ -63,6 +65,8 @@ class StateOwner:
 
     def partition(self, doc_id: str) -> str:
         """The store partition `doc_id` lives in for this owner."""
+        if self.shared is not None:
+            return self.shared
         if self.user_key is not None:
             return self.user_key
         return _CAPABILITY_PARTITION + doc_id

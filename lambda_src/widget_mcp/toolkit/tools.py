@@ -228,9 +228,13 @@ class ToolBook:
     start and after each reload, so a broken handler shows at once. A call that keeps no state runs on the real
     store; with `warm_up_keeps_state`, it runs on a book built afresh on an in-memory store (as a signed-in user),
     so an app whose every tool writes can still be checked, and nothing reaches the table.
+    `keeps` names the document kinds the app stores in its callers' own partitions: `erase_my_data` deletes them
+    and `export_my_data` reads them (apps/my_data), so a new app's state is covered by this declaration.
     """
 
-    def __init__(self, *, warm_up: WarmUp | None = None, warm_up_keeps_state: bool = False) -> None:
+    def __init__(
+        self, *, warm_up: WarmUp | None = None, warm_up_keeps_state: bool = False, keeps: tuple[str, ...] = ()
+    ) -> None:
         self.tools: dict[str, ToolSpec] = {}
         self.prompts: dict[str, PromptSpec] = {}
         self.resources: dict[str, ResourceSpec] = {}
@@ -241,6 +245,7 @@ class ToolBook:
         self.review_cases: list[ReviewCase] = []
         self.negative_cases: list[NegativeCase] = []
         self.warm_up_keeps_state = warm_up_keeps_state
+        self.keeps = keeps
 
     def tool(
         self,

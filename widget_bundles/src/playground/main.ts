@@ -14,6 +14,7 @@ import { activityPanel } from "./events";
 import { KnownIds } from "./known-ids";
 import { WidgetFrame, type BridgeMode, type FrameHost } from "./frame";
 import { HOSTS, hostKind, hostSpec, SUBJECT, type HostKind } from "./hosts";
+import { refusal } from "./host-rules";
 import { callTool, findTemplate, listTools, readTemplate, useIdentity, type ToolInfo } from "./mcp";
 import { currentUri, playgroundRebuilt, replacement, type Shown } from "./reload";
 import { resultSummary } from "./results";
@@ -83,6 +84,12 @@ const frameHost: FrameHost = {
   widgetState,
   async callTool(name, args, meta) {
     say("tool", `widget → ${name} ${JSON.stringify(args)}`).dataset.origin = "widget";
+    const refused = refusal(host, name, tools.find((t) => t.name === name));
+    if (refused) {
+      // Refused here, as the emulated host would: the call never reaches the server, and the widget gets an error.
+      Object.assign(say("error", refused).dataset, { testid: "chat-refusal", origin: "widget", tool: name });
+      throw new Error(refused);
+    }
     let result: Record<string, unknown>;
     try {
       result = await callTool(name, args, meta);

@@ -66,6 +66,10 @@ export interface ToolInfo {
   resourceUri?: string;
   visibility?: string;
   ids?: Record<string, unknown>;
+  /** `openai/widgetAccessible`: ChatGPT lets the widget call it. */
+  widgetAccessible: boolean;
+  /** `ui.visibility` absent or naming "app": MCP Apps hosts let the widget call it. */
+  appVisible: boolean;
 }
 
 export async function listTools(): Promise<ToolInfo[]> {
@@ -84,6 +88,8 @@ export async function listTools(): Promise<ToolInfo[]> {
       resourceUri: typeof uri === "string" ? uri : undefined,
       visibility: typeof meta["openai/visibility"] === "string" ? meta["openai/visibility"] : undefined,
       ids: isRecord(meta["widget-mcp/ids"]) ? meta["widget-mcp/ids"] : undefined,
+      widgetAccessible: meta["openai/widgetAccessible"] === true,
+      appVisible: !Array.isArray(ui.visibility) || ui.visibility.includes("app"),
     };
   });
 }

@@ -129,7 +129,7 @@ KEPT_GAME = (
 def build_book(context: AppContext) -> ToolBook:
     """The chess tools on this context's store and settings."""
     # Listing games without identity answers an empty list without reading the store: a call that keeps no state.
-    book = ToolBook(warm_up=("chess_list_games", {}))
+    book = ToolBook(warm_up=("chess_list_games", {}), keeps=("game",))
 
     @cache
     def chess() -> ChessHandlers:

@@ -195,7 +195,7 @@ KEPT_FORM = (
 def build_book(context: AppContext) -> ToolBook:
     """The forms tools on this context's store and settings."""
     # A question that is not JSON is refused by the forms domain before anything is stored.
-    book = ToolBook(warm_up=("ask_question", {"question": "not a form"}))
+    book = ToolBook(warm_up=("ask_question", {"question": "not a form"}), keeps=("form",))
 
     @cache
     def forms() -> FormHandlers:

@@ -1,0 +1,116 @@
+"""The DynamoDB adapter's deletions and its walk over an owner's documents: what erasing and exporting a user's data
+needs. A deletion is one DeleteItem, or, for a document counted against a quota, one TransactWriteItems that deletes
+it and takes it out of its holder's ledger (conditional on the ledger's version, read again when another write moved
+it). The function's role may delete only in `USER#` partitions (infra: dynamodb:LeadingKeys)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from widget_mcp.storage.documents import Document, StoreBusy
+from widget_mcp.storage.dynamodb_calls import code, unavailable
+from widget_mcp.storage.items import doc_key, from_item, ledger_item, user_pk
+from widget_mcp.storage.ledger import LEDGER_ATTEMPTS, Ledger, ledger_backoff
+from widget_mcp.storage.table import PARTITION_KEY, SORT_KEY
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+
+# DynamoDB answers a Query with at most 1 MB; a page of this many keeps an export's reads in small steps.
+PAGE_SIZE = 100
+
+
+class DynamoDbErase:
+    """Mixed into DynamoDbDocumentStore, whose client, table, clock and ledger reads it uses."""
+
+    _table: str
+    _clock: Callable[[], float]
+    _sleep: Callable[[float], None]
+
+    @property
+    def client(self) -> DynamoDBClient:
+        raise NotImplementedError
+
+    def _consumed(self, operation: str, response: Any) -> None:
+        raise NotImplementedError
+
+    def _ledger(self, holder: str, kind: str) -> Ledger:
+        raise NotImplementedError
+
+    def delete(self, owner: str, doc: Document) -> None:
+        if doc.quota_holder is None:
+            try:
+                response = self.client.delete_item(
+                    TableName=self._table, Key=doc_key(owner, doc.kind, doc.doc_id), ReturnConsumedCapacity="TOTAL"
+                )
+            except (ClientError, BotoCoreError) as exc:
+                raise unavailable(f"deleting {doc.kind}", exc) from exc
+            self._consumed("DeleteItem", response)
+            return
+        for attempt in range(LEDGER_ATTEMPTS):
+            if attempt:
+                self._sleep(ledger_backoff(attempt))
+            ledger = self._ledger(doc.quota_holder, doc.kind)
+            if ledger.version == 0:  # nothing counts it: a plain delete
+                self.delete(owner, _uncounted(doc))
+                return
+            actions: list[Any] = [
+                {"Delete": {"TableName": self._table, "Key": doc_key(owner, doc.kind, doc.doc_id)}},
+                {
+                    "Put": {
+                        "TableName": self._table,
+                        "Item": ledger_item(ledger.forget(doc.doc_id, int(self._clock()))),
+                        "ConditionExpression": "#v = :expected",
+                        "ExpressionAttributeNames": {"#v": "v"},
+                        "ExpressionAttributeValues": {":expected": {"N": str(ledger.version)}},
+                    }
+                },
+            ]
+            try:
+                written = self.client.transact_write_items(
+                    TransactItems=actions, ClientRequestToken=secrets.token_hex(16), ReturnConsumedCapacity="TOTAL"
+                )
+            except ClientError as exc:
+                self._consumed("TransactWriteItems", exc.response)
+                if code(exc) == "TransactionCanceledException":
+                    continue  # another write moved the ledger since it was read
+                raise unavailable(f"deleting {doc.kind}", exc) from exc
+            except BotoCoreError as exc:
+                raise unavailable(f"deleting {doc.kind}", exc) from exc
+            self._consumed("TransactWriteItems", written)
+            return
+        raise StoreBusy(doc.kind, LEDGER_ATTEMPTS)
+
+    def every(self, owner: str, kind: str, limit: int) -> list[Document]:
+        found: list[Document] = []
+        start: dict[str, Any] | None = None
+        while len(found) < limit:
+            page: dict[str, Any] = {"ExclusiveStartKey": start} if start else {}
+            try:
+                response = self.client.query(
+                    TableName=self._table,
+                    KeyConditionExpression="#pk = :pk AND begins_with(#sk, :prefix)",
+                    ExpressionAttributeNames={"#pk": PARTITION_KEY, "#sk": SORT_KEY},
+                    ExpressionAttributeValues={":pk": {"S": user_pk(owner)}, ":prefix": {"S": f"{kind.upper()}#"}},
+                    ScanIndexForward=False,
+                    Limit=min(PAGE_SIZE, limit - len(found)),
+                    ReturnConsumedCapacity="TOTAL",
+                    **page,
+                )
+            except (ClientError, BotoCoreError) as exc:
+                raise unavailable(f"listing {kind}", exc) from exc
+            self._consumed("Query", response)
+            found.extend(from_item(kind, item) for item in response.get("Items", []))
+            start = response.get("LastEvaluatedKey")
+            if not start:
+                break
+        return found
+
+
+def _uncounted(doc: Document) -> Document:
+    return replace(doc, quota_holder=None, counted_until=0)
