@@ -28,6 +28,7 @@ help:
 	@echo "make asset   build the Lambda code asset (arm64, Python 3.13) and print its size"
 	@echo "make asset-smoke  run that asset's handler under Debian's arm64 Python 3.13 (qemu) against moto"
 	@echo "make check-app URL=https://…/mcp   the ChatGPT/MCP Apps readiness check against an endpoint"
+	@echo "make reviewer-account [STACK=WidgetMcp] [REVIEWER_ARGS=--rotate]   a reviewer's sign-in, password in Secrets Manager"
 	@echo "make submission [APP=chess] URL=https://…/mcp REGISTRY_NAME=io.github.you/chess   the directories' files, in build/submission/"
 	@echo "make app NAME=weather [WIDGET=1]    scaffold a new app (and its own widget), its tests, and register it"
 	@echo "make app NAME=notes STATE=1         scaffold an app that keeps state (repository, service, handlers, a race test)"
@@ -233,6 +234,11 @@ check-app: $(VENV)/.synced-local
 .PHONY: submission
 submission: $(VENV)/.synced-local
 	$(PY) -m widget_mcp.publishing $(APP) $(if $(URL),--url "$(URL)") $(if $(REGISTRY_NAME),--name "$(REGISTRY_NAME)")
+
+# A confirmed, MFA-free Cognito user with seeded state for the directories' reviewers (infra/README.md, "Publish").
+.PHONY: reviewer-account
+reviewer-account: $(VENV)/.synced
+	$(PY) -m infra.reviewer_account $(if $(STACK),--stack "$(STACK)") $(REVIEWER_ARGS)
 
 # --- a new app on the toolkit (README, "Build your own app") ---
 .PHONY: app

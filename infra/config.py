@@ -13,6 +13,8 @@ from widget_mcp.apps.registry import APPS
 from widget_mcp.secrets import SECRET_ARN_PATTERN
 from widget_mcp.settings import Settings, directory_token
 
+from infra.oauth_callbacks import DEFAULT_PRESETS, PresetError, callbacks_of
+
 # Days → CloudWatch Logs retention; the API accepts only these values.
 RETENTION = {
     7: logs.RetentionDays.ONE_WEEK,
@@ -87,8 +89,17 @@ class StackConfig:
     sign_in: bool = False
     # The hosted sign-in domain's prefix (unique per region); defaults to one per stack (sign_in.default_domain_prefix).
     sign_in_domain_prefix: str | None = None
-    # Where Cognito may send users back after sign-in, besides ChatGPT's redirect.
+    # Where Cognito may send users back after sign-in, besides the presets' callbacks.
     sign_in_callback_urls: tuple[str, ...] = ()
+    # The hosts whose callbacks are listed by name (infra/oauth_callbacks.py): `-c oauthCallbacks=chatgpt,claude`.
+    oauth_callback_presets: tuple[str, ...] = DEFAULT_PRESETS
+
+    @property
+    def callback_urls(self) -> tuple[str, ...]:
+        """The presets' callbacks, then the listed ones, each once."""
+        preset = callbacks_of(self.oauth_callback_presets)
+        return (*preset, *(url for url in self.sign_in_callback_urls if url not in preset))
+
     # Browser origins of web-based MCP hosts allowed to call /mcp cross-origin (the function's CORS_ORIGINS).
     cors_origins: tuple[str, ...] = ()
     # What a call without identity may do with state (the function's ANONYMOUS_STATE); None keeps its default.
@@ -161,6 +172,7 @@ class StackConfig:
             sign_in=sign_in,
             sign_in_domain_prefix=_prefix(get("signInDomainPrefix")),
             sign_in_callback_urls=_urls(get("signInCallbackUrls"), key="signInCallbackUrls"),
+            oauth_callback_presets=_presets(get("oauthCallbacks")),
             cors_origins=_origins(get("corsOrigins")),
             anonymous_state=_choice(get("anonymousState"), ANONYMOUS_STATES, key="anonymousState"),
             resumable_streams=_switch(get("resumableStreams"), default=True, key="resumableStreams"),
@@ -233,6 +245,19 @@ def _urls(value: object, *, key: str) -> tuple[str, ...]:
         if not (url.startswith("https://") or url.startswith(("http://localhost", "http://127.0.0.1"))):
             raise ConfigError(f"{key} must list https URLs (http only for localhost), got {url!r}")
     return urls
+
+
+def _presets(value: object) -> tuple[str, ...]:
+    """`oauthCallbacks`: preset names (`chatgpt`, `chatgpt:<callback id>`, `claude`), comma-separated or a list."""
+    if value is None:
+        return DEFAULT_PRESETS
+    items = value if isinstance(value, list) else str(value).split(",")
+    presets = tuple(str(p).strip() for p in items if str(p).strip())
+    try:
+        callbacks_of(presets)
+    except PresetError as exc:
+        raise ConfigError(f"oauthCallbacks: {exc}") from exc
+    return presets
 
 
 def _origins(value: object) -> tuple[str, ...]:

@@ -263,6 +263,13 @@ class McpApi(Construct):
                 methods=[apigw.HttpMethod.GET, apigw.HttpMethod.DELETE],
                 integration=apigw_integration,
             )
+            # Clients identified by a metadata document sign in through these (widget_mcp.auth.client_flow).
+            self.routes += self.api.add_routes(
+                path="/oauth/authorize", methods=[apigw.HttpMethod.GET], integration=apigw_integration
+            )
+            self.routes += self.api.add_routes(
+                path="/oauth/token", methods=[apigw.HttpMethod.POST, *preflight], integration=apigw_integration
+            )
         for route in self.routes:
             cdk.Validations.of(route).acknowledge(
                 cdk.Acknowledgment(
@@ -329,6 +336,9 @@ class McpApi(Construct):
             limits["OPTIONS /mcp"] = throttle  # a browser host preflights before its calls (then caches it 2 h)
         if self.sign_in is not None:
             limits["POST /oauth/register"] = SIDE_ROUTE_THROTTLE["GET /healthz"]
+            # Each may fetch a client's document (at most 32 KB, 3 s) or call Cognito's token endpoint.
+            limits["GET /oauth/authorize"] = SIDE_ROUTE_THROTTLE["GET /healthz"]
+            limits["POST /oauth/token"] = SIDE_ROUTE_THROTTLE["GET /healthz"]
             if self.cors_origins:
                 limits["OPTIONS /oauth/register"] = SIDE_ROUTE_THROTTLE["GET /healthz"]
         cfn.route_settings = {

@@ -21,7 +21,6 @@ from constructs import Construct
 
 # The scopes tools ask for, under the resource server: `<MCP URL>/chess`.
 SCOPES = {"chess": "play and read your chess games", "forms": "ask you questions and keep your answers"}
-CHATGPT_REDIRECT = "https://chatgpt.com/connector_platform_oauth_redirect"
 # The resource server's display name: Cognito allows only `[\w\s+=,.@-]+` here, so never the URL identifier.
 RESOURCE_SERVER_NAME = "widget-mcp tools"
 

@@ -15,7 +15,7 @@ from infra.log_queries import SavedQueries
 from infra.mcp_api import TIMEOUT, McpApi
 from infra.served_apps import serve_tasks, served_tools
 from infra.shared_secrets import SharedSecrets
-from infra.sign_in import CHATGPT_REDIRECT, SignIn, default_domain_prefix
+from infra.sign_in import SignIn, default_domain_prefix
 from infra.state_table import StateTable
 from infra.widget_cdn import WidgetCdn
 
@@ -49,7 +49,7 @@ class WidgetMcpStack(cdk.Stack):
                 self,
                 "SignIn",
                 domain_prefix=config.sign_in_domain_prefix or default_domain_prefix(self.stack_name, self.account),
-                callback_urls=[CHATGPT_REDIRECT, *config.sign_in_callback_urls],
+                callback_urls=list(config.callback_urls),
                 removal_policy=config.removal_policy,
             )
         keys = SharedSecrets(self, "Keys", removal_policy=config.removal_policy, existing=dict(config.existing_secrets))

@@ -91,6 +91,9 @@ class Settings(BaseModel):
     oauth_token_url: str | None = None
     oauth_registration_client_id: str | None = None
     oauth_redirect_uris: tuple[str, ...] = ()
+    # Accept OAuth client id metadata documents beside registration (widget_mcp.auth.client_flow): the endpoint then
+    # serves /oauth/authorize and /oauth/token in front of Cognito's. On whenever the registration facade is.
+    oauth_client_documents: bool = True
     # Also serve the official MCP conformance suite's fixtures (widget_mcp.apps.conformance): `make conformance`
     # and `CONFORMANCE=1 make dev` only. Refused inside Lambda, so no deployment ever lists them.
     conformance: bool = False

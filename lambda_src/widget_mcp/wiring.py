@@ -68,7 +68,7 @@ class Core:
         hosts = HostAllowlist(self.settings.allowed_hosts)
         cors = CorsPolicy(self.settings.cors_origins)
         return [
-            *sign_in_routes(self.sign_in.gate, hosts, self.sign_in.facade, cors),
+            *sign_in_routes(self.sign_in.gate, hosts, self.sign_in.facade, cors, self.sign_in.flow),
             *account_routes(self.sign_in.gate, self.runtime, hosts, cors),
         ]
 

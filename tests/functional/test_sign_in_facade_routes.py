@@ -32,8 +32,11 @@ async def test_the_protected_resource_names_the_endpoint_as_its_authorization_se
     }
 
 
-async def test_the_authorization_server_metadata_sends_users_to_cognito(http: httpx.AsyncClient) -> None:
-    metadata = (await http.get("/.well-known/oauth-authorization-server")).json()
+async def test_without_client_documents_the_authorization_server_metadata_sends_users_to_cognito() -> None:
+    async with web_app_client(cognito_sign_in(CHATGPT, oauth_client_documents=False)) as http:
+        metadata = (await http.get("/.well-known/oauth-authorization-server")).json()
+        assert (await http.get("/oauth/authorize")).status_code == 404
+    assert "client_id_metadata_document_supported" not in metadata
     assert metadata["issuer"] == API
     assert metadata["authorization_endpoint"] == f"{COGNITO}/oauth2/authorize"
     assert metadata["registration_endpoint"] == f"{API}/oauth/register"

@@ -99,6 +99,11 @@ def test_the_function_verifies_cognito_tokens_and_serves_registration(with_sign_
     assert env["OAUTH_REDIRECT_URIS"].startswith("https://chatgpt.com/connector_platform_oauth_redirect,")
     keys = {r["Properties"]["RouteKey"] for r in with_sign_in.resources("AWS::ApiGatewayV2::Route").values()}
     assert "POST /oauth/register" in keys
+    # client id metadata documents: the endpoint's own authorize and token routes, throttled as the side routes
+    assert {"GET /oauth/authorize", "POST /oauth/token"} <= keys
+    (stage,) = with_sign_in.resources("AWS::ApiGatewayV2::Stage").values()
+    settings = stage["Properties"]["RouteSettings"]
+    assert settings["GET /oauth/authorize"] == settings["POST /oauth/token"] == settings["GET /healthz"]
 
 
 @pytest.mark.parametrize("prefix", ["Widget", "my-aws-app", "amazon-login", "-x", "a" * 64])

@@ -14,6 +14,9 @@ from typing import Any
 
 METADATA_PATH = "/.well-known/oauth-authorization-server"
 REGISTRATION_PATH = "/oauth/register"
+# Served only with client id metadata documents on (client_flow.py): they stand in front of Cognito's.
+AUTHORIZE_PATH = "/oauth/authorize"
+TOKEN_PATH = "/oauth/token"  # noqa: S105 - a path, not a secret
 
 
 class RegistrationRefused(ValueError):
@@ -33,12 +36,14 @@ class AuthorizationServerFacade:
     client_id: str
     redirect_uris: Sequence[str]
     scopes: Sequence[str]
+    client_documents: bool = False
 
     def metadata(self) -> dict[str, Any]:
+        own = self.client_documents
         return {
             "issuer": self.issuer,
-            "authorization_endpoint": self.authorize_url,
-            "token_endpoint": self.token_url,
+            "authorization_endpoint": f"{self.issuer}{AUTHORIZE_PATH}" if own else self.authorize_url,
+            "token_endpoint": f"{self.issuer}{TOKEN_PATH}" if own else self.token_url,
             "registration_endpoint": f"{self.issuer}{REGISTRATION_PATH}",
             "jwks_uri": self.jwks_url,
             "scopes_supported": list(self.scopes),
@@ -46,6 +51,7 @@ class AuthorizationServerFacade:
             "grant_types_supported": ["authorization_code", "refresh_token"],
             "code_challenge_methods_supported": ["S256"],
             "token_endpoint_auth_methods_supported": ["none"],
+            **({"client_id_metadata_document_supported": True} if own else {}),
         }
 
     def register(self, request: Mapping[str, Any]) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from widget_mcp.auth.client_flow import ClientFlow
 from widget_mcp.auth.facade import AuthorizationServerFacade
 from widget_mcp.auth.gate import SignInGate, SignInPolicy, scopes_of
 from widget_mcp.settings import Settings
@@ -17,6 +18,7 @@ TOKEN_LIBRARIES = frozenset({"jwt", "cryptography", "_cffi_backend", "cffi", "py
 class SignIn:
     gate: SignInGate
     facade: AuthorizationServerFacade | None
+    flow: ClientFlow | None = None
 
 
 def build_sign_in(settings: Settings, protected: Mapping[str, tuple[str, ...]]) -> SignIn:
@@ -61,5 +63,16 @@ def build_sign_in(settings: Settings, protected: Mapping[str, tuple[str, ...]]) 
             client_id=settings.oauth_registration_client_id,
             redirect_uris=settings.oauth_redirect_uris,
             scopes=scopes,
+            client_documents=settings.oauth_client_documents,
         )
-    return SignIn(SignInGate(policy, verifier), facade)
+    return SignIn(SignInGate(policy, verifier), facade, _client_flow(facade))
+
+
+def _client_flow(facade: AuthorizationServerFacade | None) -> ClientFlow | None:
+    if facade is None or not facade.client_documents:
+        return None
+    from widget_mcp.auth.client_documents import ClientDocuments
+    from widget_mcp.auth.client_documents_https import HttpsDocumentSource
+    from widget_mcp.auth.client_flow import HttpsTokenEndpoint
+
+    return ClientFlow(facade, ClientDocuments(HttpsDocumentSource()), HttpsTokenEndpoint(facade.token_url))
