@@ -63,8 +63,10 @@ def app_name(entry: str) -> str:
     return entry.rsplit(".", 1)[-1]
 
 
-def select_apps(names: Iterable[str], registered: tuple[str, ...] = APPS) -> tuple[str, ...]:
+def select_apps(names: Iterable[str], registered: tuple[str, ...] | None = None) -> tuple[str, ...]:
     """The registry entries of the apps named, in registry order (`tools/list` order); no names: every app."""
+    if registered is None:
+        registered = APPS  # read when called: tests and tools may extend the registry
     chosen = tuple(dict.fromkeys(name.strip() for name in names if name.strip()))
     if not chosen:
         return registered
