@@ -29,7 +29,7 @@ help:
 	@echo "make asset-smoke  run that asset's handler under Debian's arm64 Python 3.13 (qemu) against moto"
 	@echo "make check-app URL=https://…/mcp   the ChatGPT/MCP Apps readiness check against an endpoint"
 	@echo "make reviewer-account [STACK=WidgetMcp] [REVIEWER_ARGS=--rotate]   a reviewer's sign-in, password in Secrets Manager"
-	@echo "make submission [APP=chess] URL=https://…/mcp REGISTRY_NAME=io.github.you/chess   the directories' files, in build/submission/"
+	@echo "make submission [APP=chess] URL=https://…/mcp REGISTRY_NAME=io.github.you/chess PAGES=https://<cdn>   the directories' files, in build/submission/"
 	@echo "make app NAME=weather [WIDGET=1]    scaffold a new app (and its own widget), its tests, and register it"
 	@echo "make app NAME=notes STATE=1         scaffold an app that keeps state (repository, service, handlers, a race test)"
 	@echo "make test-app NAME=weather          lint one app's files and run its own tests (installs the test tools only)"
@@ -232,8 +232,8 @@ check-app: $(VENV)/.synced-local
 
 # The app directories' files from an app's declarations (infra/README.md, "Publish"); fails naming each listing limit broken.
 .PHONY: submission
-submission: $(VENV)/.synced-local
-	$(PY) -m widget_mcp.publishing $(APP) $(if $(URL),--url "$(URL)") $(if $(REGISTRY_NAME),--name "$(REGISTRY_NAME)")
+submission: $(VENV)/.synced-test $(WIDGET_STAMP)
+	$(PY) -m widget_mcp.publishing $(APP) $(if $(URL),--url "$(URL)") $(if $(REGISTRY_NAME),--name "$(REGISTRY_NAME)") $(if $(PAGES),--pages "$(PAGES)")
 
 # A confirmed, MFA-free Cognito user with seeded state for the directories' reviewers (infra/README.md, "Publish").
 .PHONY: reviewer-account

@@ -9,9 +9,9 @@ from typing import Any
 import aws_cdk as cdk
 from aws_cdk import aws_logs as logs
 from constructs import Node
-from widget_mcp.apps.registry import APPS
+from widget_mcp.apps.registry import APPS, RegistryError, app_name, select_apps
 from widget_mcp.secrets import SECRET_ARN_PATTERN
-from widget_mcp.settings import Settings, directory_token
+from widget_mcp.settings import RELEASE_PATTERN, Settings, directory_token
 
 from infra.oauth_callbacks import DEFAULT_PRESETS, PresetError, callbacks_of
 
@@ -120,6 +120,22 @@ class StackConfig:
     apps: tuple[str, ...] = APPS
     # The directories' ownership proofs served at /.well-known/ (README, "Publish"): variable → token.
     directory_tokens: dict[str, str] = field(default_factory=dict)
+    # `-c apps=chess,forms` names the apps served (the published profile); False: every registered app.
+    apps_named: bool = False
+    # `-c release=1.2.0` pins template URIs to the release (the function's WIDGET_RELEASE); None: content hashes.
+    release: str | None = None
+    # Who the legal pages name (`-c publisherName=…`) and where they send users (`-c supportContact=` an email
+    # address or an https URL); unset, the pages say "the publisher" and point to the directory listing's contact.
+    publisher: str | None = None
+    support_contact: str | None = None
+
+    @property
+    def profile_environment(self) -> dict[str, str]:
+        """The function's APPS and WIDGET_RELEASE, only where the context sets them."""
+        env = {"APPS": ",".join(app_name(entry) for entry in self.apps)} if self.apps_named else {}
+        if self.release:
+            env["WIDGET_RELEASE"] = self.release
+        return env
 
     @property
     def removal_policy(self) -> cdk.RemovalPolicy:
@@ -181,7 +197,55 @@ class StackConfig:
             function_limits=_limits(get),
             existing_secrets=secrets,
             directory_tokens=_directory_tokens(get),
+            apps=_apps(get("apps")),
+            apps_named=get("apps") is not None,
+            release=_release(get("release")),
+            publisher=_publisher(get("publisherName")),
+            support_contact=_contact(get("supportContact")),
         )
+
+
+def _apps(value: object) -> tuple[str, ...]:
+    """`apps`: the apps served, by name (`chess,forms`), in the registry's order; unset, every registered app."""
+    if value is None:
+        return APPS
+    items = value if isinstance(value, list) else str(value).split(",")
+    names = [str(item).strip() for item in items]
+    if not any(names):
+        raise ConfigError(f"apps must name at least one app, such as {app_name(APPS[-1])}, got {value!r}")
+    try:
+        return select_apps(names)
+    except RegistryError as exc:
+        raise ConfigError(f"apps: {exc}") from None
+
+
+def _release(value: object) -> str | None:
+    if value is None:
+        return None
+    text = str(value).strip()
+    if not re.fullmatch(RELEASE_PATTERN, text):
+        raise ConfigError(f"release must be a version such as 1.2.0 (dotted numbers, optional -suffix), got {value!r}")
+    return text
+
+
+def _publisher(value: object) -> str | None:
+    if value is None:
+        return None
+    text = str(value).strip()
+    if not 1 <= len(text) <= 120 or not text.isprintable():
+        raise ConfigError(f"publisherName must be one printable line of at most 120 characters, got {value!r}")
+    return text
+
+
+def _contact(value: object) -> str | None:
+    if value is None:
+        return None
+    text = str(value).strip()
+    email = re.fullmatch(r"[^@\s,;<>\"]+@[^@\s,;<>\"]+\.[A-Za-z]{2,}", text)
+    url = re.fullmatch(r"https://[^\s<>\"]+", text)
+    if len(text) > 254 or not (email or url):
+        raise ConfigError(f"supportContact must be an email address or an https URL, got {value!r}")
+    return text
 
 
 def _flag(value: object, *, default: bool, key: str) -> bool:

@@ -33,3 +33,8 @@ def served_tools(apps: tuple[str, ...]) -> tuple[ServedTool, ...]:
     return tuple(
         ServedTool(spec.name, spec.task_support == "forbidden") for book in _books(apps) for spec in book.tools.values()
     )
+
+
+def served_books(apps: tuple[str, ...]) -> list[ToolBook]:
+    """The served apps' books on the settings' defaults: what the legal pages list (their data, their TTLs)."""
+    return _books(apps)

@@ -7,13 +7,15 @@ from typing import Any
 
 import aws_cdk as cdk
 from constructs import Construct
+from widget_mcp.publishing.legal import Deployment, legal_pages
+from widget_mcp.settings import Settings
 
 from infra.alarms import Alarms, Watched
 from infra.config import StackConfig
 from infra.dashboard import OperationsDashboard
 from infra.log_queries import SavedQueries
 from infra.mcp_api import TIMEOUT, McpApi
-from infra.served_apps import serve_tasks, served_tools
+from infra.served_apps import serve_tasks, served_books, served_tools
 from infra.shared_secrets import SharedSecrets
 from infra.sign_in import SignIn, default_domain_prefix
 from infra.state_table import StateTable
@@ -42,6 +44,7 @@ class WidgetMcpStack(cdk.Stack):
             bundle_dir=bundle_dir,
             removal_policy=config.removal_policy,
             domain=config.widget_cdn_domain,
+            legal_pages=legal_pages(served_books(config.apps), _deployment(config)),
         )
         sign_in = None
         if config.sign_in:
@@ -71,7 +74,7 @@ class WidgetMcpStack(cdk.Stack):
             anonymous_state=config.anonymous_state,
             resumable_streams=config.resumable_streams,
             secrets=keys.refs,
-            function_limits={**config.function_limits, **config.directory_tokens},
+            function_limits={**config.function_limits, **config.directory_tokens, **config.profile_environment},
             task_rounds=serve_tasks(config.apps),
         )
         if config.monitoring:
@@ -93,6 +96,9 @@ class WidgetMcpStack(cdk.Stack):
             cdk.CfnOutput(self, "UserPoolId", value=sign_in.pool.user_pool_id, description="manage users here")
         if config.widget_cdn_domain:
             cdk.CfnOutput(self, "WidgetDomainTarget", value=cdn.distribution.distribution_domain_name)
+        for page, url in cdn.legal_urls.items():
+            # The directories' forms and `make submission PAGES=…` take these (infra/README.md, "Publish").
+            cdk.CfnOutput(self, f"{page.title()}Url", value=url, description=f"the {page} page, for the directories")
 
     def _operations(self, config: StackConfig, api: McpApi, state: StateTable) -> None:
         watched = Watched(
@@ -109,3 +115,19 @@ class WidgetMcpStack(cdk.Stack):
         OperationsDashboard(self, "Dashboard", watched=watched, alarms=alarms)
         SavedQueries(self, "Queries", function_logs=api.function_logs, access_logs=api.access_logs)
         cdk.CfnOutput(self, "AlarmTopicArn", value=alarms.topic.topic_arn, description="every alarm; subscribe here")
+
+
+def _deployment(config: StackConfig) -> Deployment:
+    """What the privacy page says the deployment keeps: the log retention, rate window and sign-in this stack sets."""
+    limits = config.function_limits
+    defaults = Settings.model_fields
+    calls = int(limits.get("RATE_LIMIT_CALLS", defaults["rate_limit_calls"].default))
+    window = int(limits.get("RATE_LIMIT_WINDOW_SECONDS", defaults["rate_limit_window_seconds"].default))
+    return Deployment(
+        publisher=config.publisher or Deployment.publisher,
+        contact=config.support_contact or "",
+        log_retention_days=config.log_retention_days,
+        rate_window_seconds=window,
+        rate_limited=calls > 0,
+        sign_in=config.sign_in,
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import aws_cdk as cdk
@@ -12,6 +13,7 @@ from aws_cdk import aws_cloudfront_origins as origins
 from aws_cdk import aws_s3 as s3
 from aws_cdk import aws_s3_deployment as s3deploy
 from constructs import Construct
+from widget_mcp.publishing.legal import LEGAL_PREFIX, legal_urls
 
 from infra.config import CustomDomain
 
@@ -32,6 +34,7 @@ class WidgetCdn(Construct):
         bundle_dir: Path,
         removal_policy: cdk.RemovalPolicy,
         domain: CustomDomain | None = None,
+        legal_pages: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(scope, construct_id)
         destroy = removal_policy == cdk.RemovalPolicy.DESTROY
@@ -61,6 +64,10 @@ class WidgetCdn(Construct):
         # The manifest the function packages; None until the bundles are built.
         self.manifest = bundle_dir / MANIFEST if (bundle_dir / MANIFEST).is_file() else None
         self._deploy_bundles(bundle_dir)
+        # The privacy, terms and support pages (publishing/legal.py), at /legal/<page>.html beside the bundles.
+        self.legal_urls = legal_urls(f"https://{self.domain_name}") if legal_pages else {}
+        if legal_pages:
+            self._deploy_legal(legal_pages)
 
     def _distribution(self, domain: CustomDomain | None) -> cloudfront.Distribution:
         # CloudFront names are unique per account, not per region: the region keeps a second copy of the stack in
@@ -133,7 +140,9 @@ class WidgetCdn(Construct):
             comment="widget-mcp widget bundles",
             default_behavior=cloudfront.BehaviorOptions(origin=origin, cache_policy=immutable, **common),
             additional_behaviors={
-                f"{BUNDLE_PREFIX}/{MANIFEST}": cloudfront.BehaviorOptions(origin=origin, cache_policy=short, **common)
+                f"{BUNDLE_PREFIX}/{MANIFEST}": cloudfront.BehaviorOptions(origin=origin, cache_policy=short, **common),
+                # The legal pages change with a deploy (a TTL, an app): as fresh as the manifest.
+                f"{LEGAL_PREFIX}/*": cloudfront.BehaviorOptions(origin=origin, cache_policy=short, **common),
             },
             price_class=cloudfront.PriceClass.PRICE_CLASS_100,
             http_version=cloudfront.HttpVersion.HTTP2_AND_3,
@@ -200,6 +209,20 @@ class WidgetCdn(Construct):
             prune=False,  # no CloudFront invalidation needed: the manifest's cache policy caps it at 60 s
         )
         latest.node.add_dependency(assets)  # the manifest never names files that are not uploaded yet
+        _acknowledge_deployment_provider(cdk.Stack.of(self))
+
+    def _deploy_legal(self, pages: Mapping[str, str]) -> None:
+        # prune=False: a page a later deploy no longer writes stays answerable rather than a broken link in a listing.
+        s3deploy.BucketDeployment(
+            self,
+            "LegalPages",
+            sources=[s3deploy.Source.data(name, text) for name, text in pages.items()],
+            destination_bucket=self.bucket,
+            destination_key_prefix=LEGAL_PREFIX,
+            cache_control=[s3deploy.CacheControl.from_string(SHORT)],
+            content_type="text/html; charset=utf-8",
+            prune=False,
+        )
         _acknowledge_deployment_provider(cdk.Stack.of(self))
 
 

@@ -59,7 +59,7 @@ RESOURCE_NOT_FOUND = -32002
 # The 2026-07-28 protocol requires `resultType` on results; earlier versions' serializers drop it.
 COMPLETE = "complete"
 # Lists are the same for every caller and change only with a deployment; a template's URI carries its
-# content hash, so what it names never changes.
+# content hash, so what it names never changes (or, pinned to a release, a shell whose hashed files the CDN keeps).
 CACHE_HINTS: dict[CacheableMethod, CacheHint] = {
     "tools/list": CacheHint(ttl_ms=300_000, scope="public"),
     "prompts/list": CacheHint(ttl_ms=300_000, scope="public"),
@@ -87,7 +87,10 @@ def build_runtime(
     sign_in = SignInDeclaration(settings.oauth_scope_prefix) if settings.auth_mode == "oauth" else None
     manifest = BundleManifest.load(Path(settings.widget_manifest) if settings.widget_manifest else None)
     templates = TemplateSettings(
-        base_url=settings.widget_base_url, origin=settings.widget_origin, widget_domain=settings.widget_domain
+        base_url=settings.widget_base_url,
+        origin=settings.widget_origin,
+        widget_domain=settings.widget_domain,
+        release=settings.widget_release,
     )
     return ToolRuntime(
         books,

@@ -11,6 +11,9 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 
 from widget_mcp.secrets import SECRET_ARN_PATTERN
 
+# A release label as it appears in template URIs: dotted numbers, an optional lower-case suffix (`1.2.0-rc1`).
+RELEASE_PATTERN = r"^[0-9]+(\.[0-9]+){0,3}(-[a-z0-9]{1,16})?$"
+
 
 class SettingsError(ValueError):
     """A setting has a bad value; the message names the variable and the problem."""
@@ -124,6 +127,12 @@ class Settings(BaseModel):
     # Unset, both paths answer 404.
     openai_apps_challenge: str | None = None
     mcp_registry_auth: str | None = None
+    # The apps served (README, "Publish"): registry names such as `chess,forms`; empty serves every registered app.
+    # A published deployment names its apps, so nothing else (the demo) is listed to reviewers or users.
+    apps: tuple[str, ...] = ()
+    # A release label (`1.2.0`) pins each template URI to `ui://widget/<name>-v<release>.html`, so a bundle change
+    # leaves the published tools' metadata as it was; unset, the URI carries a hash of the template (development).
+    widget_release: str | None = Field(default=None, pattern=RELEASE_PATTERN)
 
     @model_validator(mode="before")
     @classmethod
@@ -144,7 +153,7 @@ class Settings(BaseModel):
     def _upper_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
-    @field_validator("oauth_audience", "oauth_redirect_uris", mode="before")
+    @field_validator("oauth_audience", "oauth_redirect_uris", "apps", mode="before")
     @classmethod
     def _split_audiences(cls, value: object) -> object:
         if isinstance(value, str):
@@ -192,6 +201,16 @@ class Settings(BaseModel):
             if getattr(self, name) is not None and getattr(self, f"{name}_arn") is not None:
                 variable = name.upper()
                 raise ValueError(f"{variable} and {variable}_ARN both name the key; set one of them")
+        return self
+
+    @model_validator(mode="after")
+    def _apps_are_registered(self) -> Settings:
+        from widget_mcp.apps.registry import RegistryError, select_apps
+
+        try:
+            select_apps(self.apps)
+        except RegistryError as exc:
+            raise ValueError(f"APPS: {exc}") from None
         return self
 
     @model_validator(mode="after")

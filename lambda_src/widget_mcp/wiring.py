@@ -90,10 +90,12 @@ class MutableObserver:
 
 
 def build_books(settings: Settings, store: DocumentStore) -> list[ToolBook]:
-    """The books of the apps listed in `widget_mcp.apps.registry.APPS`, built on these settings and store."""
-    from widget_mcp.apps.registry import APPS, CONFORMANCE_APP, AppContext, load_books
+    """The books of the apps `APPS` names (every app of `widget_mcp.apps.registry.APPS` when unset), built on these
+    settings and store."""
+    from widget_mcp.apps.registry import CONFORMANCE_APP, AppContext, load_books, select_apps
 
-    apps = (*APPS, CONFORMANCE_APP) if settings.conformance else APPS
+    served = select_apps(settings.apps)
+    apps = (*served, CONFORMANCE_APP) if settings.conformance else served
     return load_books(AppContext(settings, store), apps)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import aws_cdk as cdk
 from aws_cdk.assertions import Annotations, Match, Template
 from synth_support import Synthesized
+from widget_mcp.publishing.legal import LEGAL_PREFIX
 
 from infra.widget_cdn import IMMUTABLE, SHORT, WidgetCdn
 
@@ -85,18 +86,24 @@ def test_every_behaviour_is_https_only_with_the_security_headers_policy(synthesi
     )
 
 
-def test_hashed_files_are_cached_for_a_year_and_the_manifest_for_a_minute(synthesized: Synthesized) -> None:
+def test_hashed_files_are_cached_for_a_year_and_the_manifest_and_legal_pages_for_a_minute(
+    synthesized: Synthesized,
+) -> None:
     ttls = {
         p["Properties"]["CachePolicyConfig"]["MaxTTL"]
         for p in synthesized.resources("AWS::CloudFront::CachePolicy").values()
     }
     assert ttls == {365 * 86400, 60}
     config = _distribution_config(synthesized)
-    assert [b["PathPattern"] for b in config["CacheBehaviors"]] == ["widgets/manifest.json"]  # type: ignore[attr-defined]
+    behaviors = {b["PathPattern"]: b["CachePolicyId"] for b in config["CacheBehaviors"]}  # type: ignore[attr-defined]
+    assert list(behaviors) == ["widgets/manifest.json", f"{LEGAL_PREFIX}/*"]
+    assert behaviors["widgets/manifest.json"] == behaviors[f"{LEGAL_PREFIX}/*"]
 
 
 def test_bundle_uploads_never_prune_files_that_cached_templates_still_name(synthesized: Synthesized) -> None:
-    deployments = synthesized.resources("Custom::CDKBucketDeployment").values()
+    every = synthesized.resources("Custom::CDKBucketDeployment").values()
+    deployments = [d for d in every if d["Properties"]["DestinationBucketKeyPrefix"] == "widgets"]
+    assert len(deployments) == 2
     metadata = sorted(d["Properties"]["SystemMetadata"]["cache-control"] for d in deployments)
     assert metadata == sorted([IMMUTABLE, SHORT])
     assert {d["Properties"]["Prune"] for d in deployments} == {False}

@@ -59,6 +59,27 @@ class RegistryError(ValueError):
         self.entry = entry
 
 
+def app_name(entry: str) -> str:
+    """The name an app is chosen by (`APPS=chess,forms`, `-c apps=…`): its package's last segment."""
+    return entry.rsplit(".", 1)[-1]
+
+
+def select_apps(names: Iterable[str], registered: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """The registry entries of the apps named, in registry order (`tools/list` order); no names: every app."""
+    if registered is None:
+        registered = APPS  # read when called: tests and tools may extend the registry
+    chosen = tuple(dict.fromkeys(name.strip() for name in names if name.strip()))
+    if not chosen:
+        return registered
+    known = {app_name(entry): entry for entry in registered}
+    unknown = [name for name in chosen if name not in known]
+    if unknown:
+        raise RegistryError(
+            ", ".join(unknown), f"not a registered app; the apps are {', '.join(known)} (apps/registry.py)"
+        )
+    return tuple(entry for entry in registered if app_name(entry) in chosen)
+
+
 def load_books(context: AppContext, apps: tuple[str, ...] = APPS) -> list[ToolBook]:
     books = []
     for entry in apps:

@@ -13,6 +13,7 @@ from starlette.types import ASGIApp
 
 from widget_mcp.app import create_app
 from widget_mcp.local.events import EventFeed
+from widget_mcp.local.legal_routes import legal_routes
 from widget_mcp.local.mcp_tap import McpEventTap
 from widget_mcp.local.paths import REPO, WIDGET_DIST
 from widget_mcp.local.playground import PlaygroundPage
@@ -60,6 +61,7 @@ def build_local_app(
             browser_route("/events", events.stream, ["GET"], CorsPolicy(core.settings.cors_origins), hosts),
             *core.sign_in_routes(),
             *challenge_routes(core.settings),
+            *legal_routes(core.settings),
             *extra_routes,
         ],
     )

@@ -150,6 +150,7 @@ def build_server(
             f"  widgets        {base}/widgets/manifest.json\n"
             f"  playground     {base}/playground\n"
             f"  events (SSE)   {base}/events\n"
+            f"  legal pages    {base}/legal/privacy.html (terms.html, support.html)\n"
             f"  CORS origins   {', '.join(settings.cors_origins) or 'none'}\n"
             f"  AWS (moto)     {options.aws_url}  table {settings.table_name}\n"
             + options.reload_lines

@@ -4,6 +4,7 @@ server.json and a Claude listing page, built from the app's declarations (toolki
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -105,11 +106,18 @@ def server_json(book: ToolBook, *, name: str, url: str, website: str | None = No
     return entry
 
 
-def claude_listing(book: ToolBook, *, url: str) -> str:
-    """The connector directory's listing page: what it does, its tools and their hints, and usage examples."""
+def claude_listing(
+    book: ToolBook, *, url: str, pages: Mapping[str, str] | None = None, screenshots: Sequence[str] = ()
+) -> str:
+    """The connector directory's listing page: what it does, its tools and their hints, usage examples, the legal
+    pages' URLs and the screenshots."""
     assert book.listing is not None
     listing = book.listing
     lines = [f"# {listing.name}", "", f"_{listing.subtitle}_", "", listing.description, "", f"Server URL: `{url}`", ""]
+    for page, page_url in (pages or {}).items():
+        lines.append(f"- {page.title()}: {page_url}")
+    if pages:
+        lines.append("")
     lines += ["## Tools", "", "| tool | title | read-only | destructive | open world |", "|---|---|---|---|---|"]
     for spec in model_visible(book):
         lines.append(f"| `{spec.name}` | {spec.title} | {spec.read_only} | {spec.destructive} | {spec.open_world} |")
@@ -117,4 +125,8 @@ def claude_listing(book: ToolBook, *, url: str) -> str:
     for number, case in enumerate(book.review_cases, start=1):
         lines += [f"### {number}. {case.description}", "", f"> {case.prompt}", ""]
         lines += [f"Tools: {', '.join(f'`{t}`' for t in case.tools_triggered)}. {case.expected_output}", ""]
+    if screenshots:
+        lines += ["## Screenshots", ""]
+        lines += [f"![{name}](screenshots/{name})" for name in screenshots]
+        lines.append("")
     return "\n".join(lines)

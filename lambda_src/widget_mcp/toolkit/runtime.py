@@ -55,6 +55,8 @@ class TemplateSettings:
     base_url: str
     origin: str
     widget_domain: str | None = None
+    # Pins template URIs to a release (WIDGET_RELEASE) rather than the template's hash.
+    release: str | None = None
 
 
 class ToolRuntime:
@@ -101,6 +103,7 @@ class ToolRuntime:
                     origin=templates.origin,
                     manifest=manifest,
                     widget_domain=templates.widget_domain,
+                    release=templates.release,
                 )
                 by_widget[spec.widget.name] = template
                 self.templates[template.uri] = template

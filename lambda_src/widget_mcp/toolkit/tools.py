@@ -15,6 +15,7 @@ from widget_mcp.toolkit.argument_rules import header_arguments, uncapped_argumen
 from widget_mcp.toolkit.call import ToolCall
 from widget_mcp.toolkit.errors import DeclarationError
 from widget_mcp.toolkit.id_sources import IDS_META, IdSource, ids_meta, parse_ids
+from widget_mcp.toolkit.inventory import StoredData
 from widget_mcp.toolkit.listing import Justifications, Listing, NegativeCase, ReviewCase
 from widget_mcp.toolkit.portable import portable_input_schema
 from widget_mcp.toolkit.results import ToolResult
@@ -244,6 +245,8 @@ class ToolBook:
         self.listing: Listing | None = None
         self.review_cases: list[ReviewCase] = []
         self.negative_cases: list[NegativeCase] = []
+        # What the app keeps about its users (inventory.py): the privacy page lists each.
+        self.stored: list[StoredData] = []
         self.warm_up_keeps_state = warm_up_keeps_state
         self.keeps = keeps
 

@@ -76,11 +76,19 @@ def _shell(spec: WidgetSpec, base_url: str, manifest: BundleManifest) -> str:
 
 
 def render_template(
-    spec: WidgetSpec, *, base_url: str, origin: str, manifest: BundleManifest, widget_domain: str | None = None
+    spec: WidgetSpec,
+    *,
+    base_url: str,
+    origin: str,
+    manifest: BundleManifest,
+    widget_domain: str | None = None,
+    release: str | None = None,
 ) -> WidgetTemplate:
-    """Build the template. The URI carries a hash of the shell, so a new bundle is a new URI (hosts cache by URI)."""
+    """Build the template. The URI carries a hash of the shell, so a new bundle is a new URI (hosts cache by URI);
+    with `release`, it carries `v<release>` instead: a published app's tool metadata then stays as the directory
+    reviewed it while bundles change, and a host's cached shell still loads, as the CDN never deletes hashed files."""
     shell = _shell(spec, base_url, manifest)
-    digest = hashlib.sha256(shell.encode()).hexdigest()[:12]
+    digest = f"v{release}" if release else hashlib.sha256(shell.encode()).hexdigest()[:12]
     connect = sorted({origin, *spec.connect_domains})
     resources = sorted({origin, *spec.resource_domains})
     frames = sorted(set(spec.frame_domains))

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from widget_mcp.apps.chess.results import GameList, GameState
 from widget_mcp.apps.chess.review import declare_review
 from widget_mcp.toolkit import DISPLAY_HOST, ToolBook, ToolCall, ToolResult
+from widget_mcp.toolkit.inventory import StoredData, days
 from widget_mcp.toolkit.widgets import WidgetSpec
 
 if TYPE_CHECKING:
@@ -130,6 +131,16 @@ def build_book(context: AppContext) -> ToolBook:
     """The chess tools on this context's store and settings."""
     # Listing games without identity answers an empty list without reading the store: a call that keeps no state.
     book = ToolBook(warm_up=("chess_list_games", {}), keeps=("game",))
+    settings = context.settings
+    book.stored.append(
+        StoredData(
+            what="Chess games",
+            content="the start position, every move (UCI and SAN), the game's status and the engine's last analysis",
+            purpose="to show the board, continue a game later and list the user's games",
+            kept=f"{days(settings.chess_finished_ttl_days)} after a game ends, {days(settings.chess_idle_ttl_days)} "
+            "after its last move",
+        )
+    )
 
     @cache
     def chess() -> ChessHandlers:

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from widget_mcp.apps.forms.review import declare_review
 from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult
+from widget_mcp.toolkit.inventory import StoredData, days
 from widget_mcp.toolkit.widgets import WidgetSpec
 
 if TYPE_CHECKING:
@@ -196,6 +197,15 @@ def build_book(context: AppContext) -> ToolBook:
     """The forms tools on this context's store and settings."""
     # A question that is not JSON is refused by the forms domain before anything is stored.
     book = ToolBook(warm_up=("ask_question", {"question": "not a form"}), keeps=("form",))
+    book.stored.append(
+        StoredData(
+            what="Forms and their answers",
+            content="the questions the assistant asked and the answers the user submitted, which may be personal data "
+            "the user chose to enter",
+            purpose="to show the form, check the answers and give them back to the assistant",
+            kept=f"{days(context.settings.forms_ttl_days)} after the form last changed",
+        )
+    )
 
     @cache
     def forms() -> FormHandlers:
