@@ -169,7 +169,7 @@ bench: $(VENV)/.synced $(WIDGET_STAMP)
 # Against make dev's server, started for the run with the per-caller limits raised (bench/load.py), or URL=https://…
 .PHONY: load cost log-ref
 load: $(VENV)/.synced-local $(WIDGET_STAMP)
-	$(PY) -m bench.load $(if $(USERS),--users $(USERS)) $(if $(DURATION),--duration $(DURATION)) $(if $(URL),--url $(URL))
+	$(PY) -m bench.load $(if $(USERS),--users $(USERS)) $(if $(DURATION),--duration $(DURATION)) $(if $(URL),--url $(URL)) $(if $(SCENARIO),--scenario $(SCENARIO))
 
 cost: $(VENV)/.synced-local
 	$(PY) -m bench.cost
