@@ -185,6 +185,8 @@ def partition_lines(counts: HotCounts) -> list[str]:
     moves = counts.moves_accepted / seconds
     calls = counts.calls / seconds
     game_wcu = moves * GAME_ITEM_WCU
+    # A race's loser may have read the same ply and failed the write's condition, which DynamoDB bills as a write.
+    worst_wcu = (counts.moves_accepted + counts.moves_refused) / seconds * GAME_ITEM_WCU
     counter_wcu = calls * COUNTER_WCU
     limit = PARTITION_WCU_PER_SECOND
     return [
@@ -193,7 +195,8 @@ def partition_lines(counts: HotCounts) -> list[str]:
         f"hot form: {counts.answers_accepted} answers accepted, {counts.answers_refused} refused",
         f"the game's partition took {moves:.1f} writes/s = {game_wcu:.1f} WCU/s ({GAME_ITEM_WCU} WCU a move on a "
         f"game item <= 1 KB), {100 * game_wcu / limit:.2f}% of the {limit:,} WCU/s a partition takes; the whole "
-        f"partition would hold {limit // GAME_ITEM_WCU:,} moves/s",
+        f"partition would hold {limit // GAME_ITEM_WCU:,} moves/s; at most {worst_wcu:.1f} WCU/s "
+        f"({100 * worst_wcu / limit:.2f}%) if every refused move had been a failed conditional write",
         f"the caller's rate-limit counter (one item, every call of this one principal) took {counter_wcu:.1f} "
         f"WCU/s, {100 * counter_wcu / limit:.2f}% of a partition",
     ]
