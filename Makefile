@@ -21,6 +21,7 @@ help:
 	@echo "make fuzz    the long fuzzing run (make test runs a short, seeded one)"
 	@echo "make load    virtual users play chess and answer forms against make dev (USERS=20 DURATION=45, URL=…): latency, errors, ledger"
 	@echo "make cost    DynamoDB units, duration and requests per tool call, priced per million calls and per session"
+	@echo "make log-ref ID=…  the logs' ref for a game or form id (saved query one-game), key from REQUEST_STATE_SECRET(_ARN)"
 	@echo "make widgets build the widget bundles (widget_bundles/dist) when stale; dev, test and bench do it first"
 	@echo "make synth   synthesize the CDK app into cdk.out/ (CDK_ARGS='-c stage=prod' etc.)"
 	@echo "make deploy  cdk deploy the stack (needs AWS credentials and a bootstrapped account: make bootstrap)"
@@ -167,12 +168,16 @@ bench: $(VENV)/.synced $(WIDGET_STAMP)
 	$(PY) -m bench $(BENCH_ARGS)
 
 # Against make dev's server, started for the run with the per-caller limits raised (bench/load.py), or URL=https://…
-.PHONY: load cost
+.PHONY: load cost log-ref
 load: $(VENV)/.synced-local $(WIDGET_STAMP)
-	$(PY) -m bench.load $(if $(USERS),--users $(USERS)) $(if $(DURATION),--duration $(DURATION)) $(if $(URL),--url $(URL))
+	$(PY) -m bench.load $(if $(USERS),--users $(USERS)) $(if $(DURATION),--duration $(DURATION)) $(if $(URL),--url $(URL)) $(if $(SCENARIO),--scenario $(SCENARIO))
 
 cost: $(VENV)/.synced-local
 	$(PY) -m bench.cost
+
+# The `ref` one game's or form's calls carry in the logs (saved query one-game), under REQUEST_STATE_SECRET(_ARN).
+log-ref: $(VENV)/.synced-local
+	$(PY) -m infra.log_ref $(ID)
 
 # The same fuzz tests as `make test`, with the long profile (tests/fuzz/conftest.py).
 fuzz: $(VENV)/.synced

@@ -1,4 +1,5 @@
-"""`make load` (`python -m bench.load [--users N] [--duration S] [--url URL]`): many virtual users (load_users.py)
+"""`make load` (`python -m bench.load [--users N] [--duration S] [--url URL] [--scenario hot]`): many virtual users
+(load_users.py; with SCENARIO=hot, all on one game and one form: load_hot.py)
 against `make dev`'s server, started here on a free port (or against `--url`, a deployment's origin), then the
 latency per tool, the outcomes by error code, and the ledger check (load_ledger.py). Exits 1 when the ledger is not
 clean.
@@ -25,6 +26,7 @@ from pathlib import Path
 
 from widget_mcp.local.aws import free_port
 
+from bench.load_hot import HotPlan, drive_hot, partition_lines
 from bench.load_ledger import Verdict, check
 from bench.load_users import Plan, Tally, drive, read_back
 
@@ -120,22 +122,42 @@ async def run(url: str, plan: Plan) -> tuple[Tally, Verdict, float]:
     return tally, verdict, seconds
 
 
+async def run_hot(url: str, plan: HotPlan) -> tuple[Tally, Verdict, float, list[str]]:
+    """SCENARIO=hot (load_hot.py): many users on one game and one form."""
+    tally, ledger, counts, hot = await drive_hot(url, plan)
+    print(f"  {hot.games} hot games and {hot.forms} hot forms in turn", flush=True)
+    verdict = check(ledger, await read_back(url, ledger))
+    return tally, verdict, counts.seconds, partition_lines(counts)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n\n")[0])
     parser.add_argument("--users", type=int, default=int(os.environ.get("USERS") or 20))
     parser.add_argument("--duration", type=float, default=float(os.environ.get("DURATION") or 45))
     parser.add_argument("--url", default=os.environ.get("URL") or None, help="a deployment's origin (no /mcp)")
+    parser.add_argument(
+        "--scenario",
+        choices=("mixed", "hot"),
+        default=os.environ.get("SCENARIO") or "mixed",
+        help="mixed: each user on games and forms of its own; hot: every user on one game (and one form)",
+    )
     args = parser.parse_args(argv)
     url = args.url.removesuffix("/").removesuffix("/mcp") if args.url else None
     with _target(url) as target:
-        print(f"load: {args.users} users for {args.duration:g} s against {target}", flush=True)
+        print(f"load: {args.users} users for {args.duration:g} s against {target}, {args.scenario}", flush=True)
         if url is None:
             print("  local server: " + " ".join(f"{k}={v}" for k, v in LOAD_LIMITS.items()), flush=True)
-        plan = Plan(users=args.users, deadline=time.monotonic() + args.duration)
-        tally, verdict, seconds = asyncio.run(run(target, plan))
+        deadline = time.monotonic() + args.duration
+        extra: list[str] = []
+        if args.scenario == "hot":
+            tally, verdict, seconds, extra = asyncio.run(run_hot(target, HotPlan(users=args.users, deadline=deadline)))
+        else:
+            tally, verdict, seconds = asyncio.run(run(target, Plan(users=args.users, deadline=deadline)))
     print(report(tally, seconds))
+    for line in extra:
+        print(line)
     print(verdict.summary())
-    for line in (verdict.lost_moves + verdict.doubled_moves + verdict.lost_answers)[:20]:
+    for line in (verdict.lost_moves + verdict.doubled_moves + verdict.lost_answers + verdict.doubled_answers)[:20]:
         print(f"  {line}")
     return 0 if verdict.clean else 1
 

@@ -4,7 +4,7 @@ exactly that (`python -m bench.load`). Pure: the driver fills it, the read-back 
 A move is *lost* when the server accepted it but its game does not hold it at its ply; a move is *doubled* when
 two calls were accepted at one ply of a game (a race both sides won), or when the stored game holds plies no
 accepted call accounts for (a move applied twice). An answer is *lost* when a form does not hold a step's
-accepted answers.
+accepted answers, and *doubled* when two different answers were accepted for one step (a race both sides won).
 """
 
 from __future__ import annotations
@@ -54,24 +54,28 @@ class Verdict:
     lost_moves: list[str]
     doubled_moves: list[str]
     lost_answers: list[str]
+    doubled_answers: list[str] = field(default_factory=list)
 
     @property
     def clean(self) -> bool:
-        return not (self.lost_moves or self.doubled_moves or self.lost_answers)
+        return not (self.lost_moves or self.doubled_moves or self.lost_answers or self.doubled_answers)
 
     def summary(self) -> str:
         return (
             f"ledger: {self.moves} accepted moves, {self.answers} accepted answers; "
             f"{len(self.lost_moves)} moves lost, {len(self.doubled_moves)} moves doubled, "
-            f"{len(self.lost_answers)} answers lost: {'clean' if self.clean else 'NOT CLEAN'}"
+            f"{len(self.lost_answers)} answers lost, {len(self.doubled_answers)} answers doubled: "
+            f"{'clean' if self.clean else 'NOT CLEAN'}"
         )
 
 
 def check(ledger: Ledger, held: ReadBack) -> Verdict:
     lost: list[str] = []
     doubled: list[str] = []
-    per_ply = Counter((m.game_id, m.ply) for m in ledger.moves)
-    doubled += [f"{game} ply {ply}: {n} moves accepted" for (game, ply), n in per_ply.items() if n > 1]
+    # The same move sent twice at one ply is one move (the second is answered as a retry of the first, as the
+    # contract says); two different moves accepted at one ply is a race both sides won.
+    per_ply = Counter((m.game_id, m.ply) for m in {(m.game_id, m.ply, m.uci): m for m in ledger.moves}.values())
+    doubled += [f"{game} ply {ply}: {n} different moves accepted" for (game, ply), n in per_ply.items() if n > 1]
     accounted: dict[str, set[int]] = {game: set() for game in ledger.games}
     for move in ledger.moves:
         history = held.games.get(move.game_id)
@@ -94,4 +98,10 @@ def check(ledger: Ledger, held: ReadBack) -> Verdict:
         kept = answered > answer.step and (stored is None or all(stored.get(k) == v for k, v in answer.data.items()))
         if not kept:
             lost_answers.append(f"{answer.form_id} step {answer.step}: {answer.data} accepted, {stored} stored")
-    return Verdict(len(ledger.moves), len(ledger.answers), lost, doubled, lost_answers)
+    per_step: dict[tuple[str, int], set[str]] = {}
+    for answer in ledger.answers:
+        per_step.setdefault((answer.form_id, answer.step), set()).add(repr(sorted(answer.data.items())))
+    doubled_answers = [
+        f"{form} step {step}: {len(d)} answers accepted" for (form, step), d in per_step.items() if len(d) > 1
+    ]
+    return Verdict(len(ledger.moves), len(ledger.answers), lost, doubled, lost_answers, doubled_answers)

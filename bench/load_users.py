@@ -153,7 +153,7 @@ class User:
                 shown = await self.call(0, "chess_show_game", {"gameId": game_id})
                 if shown.is_error:
                     return
-                board, ply = _position(shown)
+                board, ply = position_of(shown)
                 continue
             board, ply = played
         await self.call(1, "chess_show_game", {"gameId": game_id})
@@ -165,7 +165,7 @@ class User:
 
         args = {"gameId": game_id, "move": uci, "expectedPly": ply}
         result = await self.call(tab, "chess_move", args, accepted)
-        return None if result.is_error else _position(result)
+        return None if result.is_error else position_of(result)
 
     async def race(self, game_id: str, ply: int, moves: list[str]) -> tuple[chess.Board, int] | None:
         """Both tabs move at once at the same ply; the server must take exactly one (the other: conflict)."""
@@ -175,7 +175,7 @@ class User:
 
     async def answer_form(self) -> None:
         token = f"{self.me['openai/subject']}-{self.rng.getrandbits(48):x}"
-        asked = await self.call(0, "ask_question", {"question": _step(0), "metadata": _chain(1)})
+        asked = await self.call(0, "ask_question", {"question": step_schema(0), "metadata": form_chain(1)})
         if asked.is_error:
             return
         form_id = asked.structured_content["formId"]
@@ -192,23 +192,23 @@ class User:
         await self.call(0, "get_form_response", {"formId": form_id})
 
 
-def _step(step: int) -> dict[str, Any]:
+def step_schema(step: int) -> dict[str, Any]:
     name = f"answer{step}"
     return {"type": "object", "properties": {name: {"type": "string", "maxLength": 100}}, "required": [name]}
 
 
-def _chain(step: int) -> dict[str, Any]:
+def form_chain(step: int) -> dict[str, Any]:
     """`metadata` carrying the steps from `step` on, each in the one before's `next`."""
     if step >= FORM_STEPS:
         return {}
-    following: dict[str, Any] = {"title": f"Step {step + 1}", "schema": _step(step)}
-    rest = _chain(step + 1)
+    following: dict[str, Any] = {"title": f"Step {step + 1}", "schema": step_schema(step)}
+    rest = form_chain(step + 1)
     if rest:
         following["next"] = rest["next"]
     return {"next": following}
 
 
-def _position(result: Any) -> tuple[chess.Board, int]:
+def position_of(result: Any) -> tuple[chess.Board, int]:
     content = result.structured_content
     return chess.Board(content["fen"]), int(content["ply"])
 

@@ -49,18 +49,19 @@ class Watched:
     access_logs: logs.ILogGroup
     table: dynamodb.ITable
     tools: tuple[ServedTool, ...]
+    service: str  # the function's Powertools service: its tool metrics' `service` dimension
 
 
 def derived_namespace(stack: cdk.Stack) -> str:
     return f"{names.NAMESPACE}/{stack.stack_name}"
 
 
-def tool_metric(metric_name: str, tool: str, statistic: str, label: str | None = None) -> cw.Metric:
-    """A metric of the function's own EMF documents (widget_mcp/observability.py), for one tool."""
+def tool_metric(metric_name: str, tool: str, statistic: str, service: str, label: str | None = None) -> cw.Metric:
+    """A metric of the function's own EMF documents (widget_mcp/observability.py), for one tool of one service."""
     return cw.Metric(
         namespace=names.NAMESPACE,
         metric_name=metric_name,
-        dimensions_map={names.TOOL_DIMENSION: tool, names.SERVICE_DIMENSION: names.SERVICE},
+        dimensions_map={names.TOOL_DIMENSION: tool, names.SERVICE_DIMENSION: service},
         statistic=statistic,
         period=levels.PERIOD,
         label=label or tool,
@@ -248,7 +249,7 @@ class Alarms(Construct):
             if tool.answers_in_call:
                 self._alarm(
                     f"latency-p99-{tool.name}",
-                    tool_metric(names.LATENCY, tool.name, "p99"),
+                    tool_metric(names.LATENCY, tool.name, "p99", w.service),
                     levels.WARM_P99_MS,
                     f"{tool.name}'s p99 latency is over the {levels.WARM_P99_MS} ms objective.",
                 )

@@ -40,6 +40,7 @@ class OperationsDashboard(Construct):
         super().__init__(scope, construct_id)
         w = watched
         tools = [t.name for t in w.tools]
+        service = w.service
         errors_by_code = next(q for q in saved_queries() if q.slug == "errors-by-code")
         reserve: list[cw.HorizontalAnnotation] = []
         if w.reserved_concurrency is not None:
@@ -52,7 +53,9 @@ class OperationsDashboard(Construct):
             widgets=[
                 [cw.AlarmStatusWidget(title="Alarms", alarms=list(alarms.alarms), width=24, height=4)],
                 [
-                    _graph("Tool calls", [tool_metric(names.INVOCATIONS, t, "Sum") for t in tools], stacked=True),
+                    _graph(
+                        "Tool calls", [tool_metric(names.INVOCATIONS, t, "Sum", service) for t in tools], stacked=True
+                    ),
                     cw.LogQueryWidget(
                         title="Errors by code",
                         log_group_names=[w.function_logs.log_group_name],
@@ -63,10 +66,10 @@ class OperationsDashboard(Construct):
                     ),
                 ],
                 [
-                    _graph("Latency p50 (ms)", [tool_metric(names.LATENCY, t, "p50") for t in tools]),
+                    _graph("Latency p50 (ms)", [tool_metric(names.LATENCY, t, "p50", service) for t in tools]),
                     _graph(
                         "Latency p99 (ms)",
-                        [tool_metric(names.LATENCY, t, "p99") for t in tools],
+                        [tool_metric(names.LATENCY, t, "p99", service) for t in tools],
                         annotations=[cw.HorizontalAnnotation(value=levels.WARM_P99_MS, label="objective")],
                     ),
                 ],

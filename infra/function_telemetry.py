@@ -6,11 +6,19 @@ from __future__ import annotations
 
 from widget_mcp.settings import Settings
 
-# The function's environment sets both (infra/mcp_api.py), to its settings' defaults.
+# The function's settings' defaults; a stack sets the namespace to this and the service to its own name
+# (`service_of`), so two stacks in one account write tool metrics apart.
 SERVICE = str(Settings.model_fields["service_name"].default)
 NAMESPACE = str(Settings.model_fields["metrics_namespace"].default)
 
-# One EMF document per tool call, with dimensions {tool, service}.
+
+def service_of(stack_name: str) -> str:
+    """The Powertools service (the tool metrics' `service` dimension and the log lines' `service`) of a stack's
+    function: the stack's name, unique per account and region."""
+    return stack_name
+
+
+# One EMF document per tool call, with dimensions {tool, service}: service_of(the stack's name).
 TOOL_DIMENSION = "tool"
 SERVICE_DIMENSION = "service"
 INVOCATIONS = "ToolInvocations"
@@ -26,6 +34,7 @@ ERROR_CODE = "error_code"
 DURATION_MS = "duration_ms"
 PRINCIPAL_SOURCE = "principal_source"
 CORRELATION_ID = "correlation_id"  # the API Gateway request id (the access log's requestId)
+SESSION_REF = "ref"  # a keyed reference to the game or form the call acted on (widget_mcp/log_refs.py)
 
 # The API's access log (infra/mcp_api.py ACCESS_LOG_FORMAT) fields the queries and the 429 filter read.
 ACCESS_IP = "ip"

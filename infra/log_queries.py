@@ -1,6 +1,7 @@
 """Saved Logs Insights queries (CloudWatch → Logs Insights → Saved queries, under widget-mcp/<stack>/), written
 against the fields the function and the API really log (infra/function_telemetry.py). The logs carry no game or form
-ids and no principal ids (SECURITY.md), so a caller is its network address, as the API's access log records it."""
+ids and no principal ids (SECURITY.md), so a caller is its network address, as the API's access log records it, and a
+game or form is its `ref`, a keyed reference only the holder of the stack's key computes (`make log-ref ID=…`)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from infra import function_telemetry as names
 # The address a deployer replaces with the caller's before running the query (a documentation address).
 EXAMPLE_IP = "203.0.113.10"
 EXAMPLE_REQUEST_ID = "REPLACE-with-a-requestId"
+EXAMPLE_REF = "REPLACE-with-make-log-ref"
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,13 @@ def saved_queries() -> tuple[SavedQuery, ...]:
             f"fields @timestamp, {n.ACCESS_ROUTE}, {n.ACCESS_STATUS}, {n.ACCESS_LATENCY}, "
             f"{n.ACCESS_INTEGRATION_ERROR}, {n.ACCESS_REQUEST_ID}\n"
             f'| filter {n.ACCESS_IP} = "{EXAMPLE_IP}"\n| sort @timestamp desc\n| limit 500',
+        ),
+        SavedQuery(
+            "one-game",
+            "function",
+            f"fields @timestamp, {n.TOOL_DIMENSION}, {n.MESSAGE}, {n.ERROR_CODE}, {n.DURATION_MS}, "
+            f"{n.PRINCIPAL_SOURCE}, {n.CORRELATION_ID}\n"
+            f'| filter {n.SESSION_REF} = "{EXAMPLE_REF}"\n| sort @timestamp asc\n| limit 1000',
         ),
         SavedQuery(
             "one-request",

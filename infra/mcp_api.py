@@ -20,7 +20,7 @@ from widget_mcp.toolkit.task_service import QUEUE_SLACK_SECONDS
 
 from infra.asset_build import MANIFEST_NAME, Target
 from infra.config import CustomDomain
-from infra.function_telemetry import NAMESPACE, SERVICE
+from infra.function_telemetry import NAMESPACE, service_of
 from infra.lambda_code import lambda_code
 from infra.shared_secrets import SecretRef
 from infra.sign_in import SignIn
@@ -148,13 +148,15 @@ class McpApi(Construct):
         for secret in secrets:  # read by ARN on first use (widget_mcp.secrets), one action on that secret alone
             secret.grant(role)
 
+        self.service = service_of(cdk.Stack.of(self).stack_name)
         env = {
             "TABLE_NAME": table.table_name,
             "WIDGET_BASE_URL": widget_base_url,
             "ALLOWED_HOSTS": ",".join(hosts),
             "LOG_LEVEL": LOG_LEVEL,
-            # The alarms and the dashboard read the metrics under these names (infra/function_telemetry.py).
-            "POWERTOOLS_SERVICE_NAME": SERVICE,
+            # The alarms and the dashboard read the metrics under these names (infra/function_telemetry.py); the
+            # service is the stack's, so another stack in the account never adds to this one's tool metrics.
+            "POWERTOOLS_SERVICE_NAME": self.service,
             "POWERTOOLS_METRICS_NAMESPACE": NAMESPACE,
             # One round of a task's work must end within the function's timeout.
             "TASK_WORK_SECONDS": str(int(TIMEOUT.to_seconds())),

@@ -110,6 +110,7 @@ class WidgetMcpStack(cdk.Stack):
             access_logs=api.access_logs,
             table=state.table,
             tools=served_tools(config.apps),
+            service=api.service,
         )
         alarms = Alarms(self, "Alarms", watched=watched, email=config.alarm_email, removal_policy=config.removal_policy)
         OperationsDashboard(self, "Dashboard", watched=watched, alarms=alarms)

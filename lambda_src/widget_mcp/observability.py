@@ -22,6 +22,7 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
@@ -37,8 +38,8 @@ from widget_mcp.toolkit.call import ToolCall
 if TYPE_CHECKING:
     from aws_lambda_powertools import Tracer
 
-# The principal source of the tool call running in this context, from `started` to `finished`.
-_PRINCIPAL_SOURCE: ContextVar[str | None] = ContextVar("widget_mcp_principal_source", default=None)
+# The tool call running in this context, from `started` to `finished`: its principal source and session.
+_CALL: ContextVar[ToolCall | None] = ContextVar("widget_mcp_call", default=None)
 # The DynamoDB capacity the call running in this context consumed. Per context, not per process: a local server
 # runs calls concurrently, and one call's capacity must not land in another call's metrics. Sync tools run in a
 # worker thread that gets a copy of the context, and so the same list.
@@ -89,9 +90,11 @@ def _metric(unit: MetricUnit, values: list[float]) -> dict[str, Any]:
 
 class ToolTelemetry:
     """The toolkit's CallObserver: one line per successful tool call (its EMF document, carrying the log fields),
-    an EMF document and a WARNING line per failed one. Never logs request hints."""
+    an EMF document and a WARNING line per failed one. Never logs request hints, nor ids: a call that acts on a
+    widget session (a game, a form) carries `ref`, a keyed reference to its id (`refs`: log_refs.py), if set."""
 
-    def __init__(self, obs: Observability) -> None:
+    def __init__(self, obs: Observability, refs: Callable[[str], str | None] | None = None) -> None:
+        self.refs = refs
         self._logger = obs.logger
         self._metrics = obs.metrics
         self._emit_metrics = not is_metrics_disabled()
@@ -102,7 +105,7 @@ class ToolTelemetry:
         self._logs_info = logging.getLogger(obs.logger.name).isEnabledFor
 
     def started(self, tool: str, call: ToolCall) -> None:
-        _PRINCIPAL_SOURCE.set(call.principal.source)
+        _CALL.set(call)
         _CAPACITY.set([])
 
     def capacity(self, operation: str, units: float) -> None:
@@ -115,24 +118,31 @@ class ToolTelemetry:
         # Runs after the call's work is done (and its writes made): telemetry that fails must not fail the call,
         # or a client would retry a write that already happened.
         millis = round(seconds * 1000, 3)
-        source = _PRINCIPAL_SOURCE.get()
+        call = _CALL.get()
+        source = call.principal.source if call is not None else None
         try:
+            ref = self._ref(call)
             if error_code is None:
                 if not self._emit_metrics:
                     extra = {"tool": tool, "principal_source": source, "duration_ms": millis}
-                    self._logger.info(_SUCCESS, extra=extra)
+                    self._logger.info(_SUCCESS, extra=extra if ref is None else {**extra, "ref": ref})
                     return
-                metadata = self._log_fields(source, millis) if self._logs_info(logging.INFO) else {}
+                metadata = self._log_fields(source, millis, ref) if self._logs_info(logging.INFO) else {}
                 self._flush(tool, False, millis, metadata)
                 return
             if self._emit_metrics:
                 self._flush(tool, True, millis, {})
             keys = {"tool": tool, "principal_source": source, "error_code": error_code, "duration_ms": millis}
-            self._logger.warning("tool call failed", extra=keys)
+            self._logger.warning("tool call failed", extra=keys if ref is None else {**keys, "ref": ref})
         except Exception:
             self._logger.exception("tool call telemetry failed", extra={"tool": tool})
 
-    def _log_fields(self, principal_source: str | None, millis: float) -> dict[str, Any]:
+    def _ref(self, call: ToolCall | None) -> str | None:
+        if self.refs is None or call is None or call.session_id is None:
+            return None
+        return self.refs(call.session_id)
+
+    def _log_fields(self, principal_source: str | None, millis: float, ref: str | None) -> dict[str, Any]:
         """What the success's INFO line would carry besides the tool, its time and location: the level and message,
         the logger's keys (correlation id, function, request id, cold start, …), the trace id, the principal
         source and the duration; without empty values, as Powertools drops them."""
@@ -147,6 +157,8 @@ class ToolTelemetry:
             fields["xray_trace_id"] = trace.split(";")[0].replace("Root=", "")
         if principal_source is not None:
             fields["principal_source"] = principal_source
+        if ref is not None:
+            fields["ref"] = ref
         fields["duration_ms"] = millis
         return fields
 

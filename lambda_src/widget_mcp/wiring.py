@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from widget_mcp.apps.registry import declare_tasks
 from widget_mcp.auth.host_tokens import HostTokens
+from widget_mcp.log_refs import SessionRefs
 from widget_mcp.observability import Observability, ToolTelemetry
 from widget_mcp.secrets import secret_source
 from widget_mcp.server import build_runtime, build_server
@@ -134,6 +135,7 @@ def build_core(settings: Settings, *, concurrent: bool = False, store: DocumentS
             quota=settings.quota_live_tasks,
         )
     runtime = build_runtime(settings, books, observer=calls, sync_in_thread=concurrent, limiter=limiter, tasks=tasks)
+    telemetry.refs = SessionRefs(runtime.request_states.sign)  # the requestState key, under a label of its own
     if tasks is not None:
         tasks.runner = runtime
         tasks.invoker = task_invoker = task_invoker_for(tasks)

@@ -17,7 +17,7 @@ from widget_mcp.settings import Settings
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
 from widget_mcp.wiring import build_app, build_core
 
-from bench.load_ledger import AcceptedMove, Ledger, ReadBack, check
+from bench.load_ledger import AcceptedAnswer, AcceptedMove, Ledger, ReadBack, check
 from bench.load_users import Plan, Tally, drive, read_back
 
 TABLE = "load-state"
@@ -94,6 +94,25 @@ def test_the_ledger_check_reports_a_second_move_accepted_at_one_ply_as_doubled(
     verdict = check(doctored, held)
     assert not verdict.clean
     assert [line.split(":")[0] for line in verdict.doubled_moves] == [f"{first.game_id} ply {first.ply}"]
+
+
+def test_the_same_move_accepted_twice_at_one_ply_is_one_move_answered_as_its_retry(
+    run: tuple[Tally, Ledger, ReadBack],
+) -> None:
+    _, ledger, held = run
+    doctored = dataclasses.replace(ledger, moves=[*ledger.moves, ledger.moves[0]])
+    assert check(doctored, held).clean
+
+
+def test_the_ledger_check_reports_two_different_answers_accepted_for_one_step_as_doubled(
+    run: tuple[Tally, Ledger, ReadBack],
+) -> None:
+    _, ledger, held = run
+    answer = ledger.answers[0]
+    other = AcceptedAnswer(answer.form_id, answer.step, {key: "another user's" for key in answer.data})
+    verdict = check(dataclasses.replace(ledger, answers=[*ledger.answers, other]), held)
+    assert [line.split(":")[0] for line in verdict.doubled_answers] == [f"{answer.form_id} step {answer.step}"]
+    assert not verdict.clean
 
 
 def test_the_ledger_check_reports_a_stored_ply_no_accepted_call_played_as_doubled(

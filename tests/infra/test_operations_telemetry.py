@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from synth_support import Synthesized
+from widget_mcp.log_refs import reference
 from widget_mcp.observability import Observability, ToolTelemetry
 from widget_mcp.settings import Settings
 from widget_mcp.toolkit.call import ToolCall
@@ -18,10 +19,12 @@ from widget_mcp.toolkit.principal import resolve_principal
 
 from infra import function_telemetry as names
 from infra.alarms import API_THROTTLED, CALLS, INTERNAL_ERRORS, SERVER_FAULTS
-from infra.log_queries import saved_queries
+from infra.log_queries import EXAMPLE_REF, saved_queries
 from infra.mcp_api import ACCESS_LOG_FORMAT
 from infra.service_levels import SERVER_FAULT_CODES
 
+KEY = b"k" * 40
+GAME = "a-game-id"
 # Logs Insights' own words and the names a query gives its results.
 QUERY_WORDS = {"fields", "filter", "sort", "desc", "asc", "limit", "stats", "count", "as", "by", "ispresent", "calls"}
 
@@ -48,11 +51,12 @@ def _lines_of_calls(
     capture.setFormatter(obs.logger.registered_formatter)
     obs.logger.addHandler(capture)
     capsys.readouterr()
-    telemetry = ToolTelemetry(obs)
+    telemetry = ToolTelemetry(obs, refs=lambda session: reference(KEY, session))
     principal = resolve_principal({"openai/subject": "u"}, None, trust_hints=True)
     try:
         for code in outcomes:
-            telemetry.started("chess_move", ToolCall(tool="chess_move", principal=principal, request_meta={}))
+            call = ToolCall(tool="chess_move", principal=principal, request_meta={}, session_id=GAME)
+            telemetry.started("chess_move", call)
             if code == "internal_error":  # masked: its traceback is logged first (toolkit/failures.py)
                 try:
                     raise RuntimeError("boom")
@@ -126,3 +130,15 @@ def test_every_field_a_saved_query_reads_is_one_the_function_or_the_api_writes(
         unquoted = re.sub(r'"[^"]*"', "", query.text)
         read = set(re.findall(r"@?[A-Za-z_][A-Za-z0-9_]*", unquoted)) - QUERY_WORDS
         assert read <= fields[query.group], f"{query.slug} reads {sorted(read - fields[query.group])}"
+
+
+def test_the_one_game_query_filters_on_the_ref_every_line_of_a_games_call_carries(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (query,) = [q for q in saved_queries() if q.slug == "one-game"]
+    assert f'filter {names.SESSION_REF} = "{EXAMPLE_REF}"' in query.text
+    lines = _lines_of_calls(capsys, monkeypatch, [None, "illegal_move", "internal_error"])
+    calls = [line for line in lines if line.get(names.MESSAGE) in (names.FINISHED, names.FAILED)]
+    assert len(calls) == 3
+    assert {line[names.SESSION_REF] for line in calls} == {reference(KEY, GAME)}
+    assert all(GAME not in json.dumps(line) for line in lines)

@@ -15,7 +15,7 @@ from synth_support import NO_BUNDLING, Synthesized
 from infra import service_levels as levels
 from infra.app import build_app
 from infra.config import DEFAULT_RESERVED_CONCURRENCY, ConfigError, StackConfig
-from infra.function_telemetry import INVOCATIONS, LATENCY, NAMESPACE, SERVICE
+from infra.function_telemetry import INVOCATIONS, LATENCY, NAMESPACE, SERVICE, service_of
 from infra.log_queries import saved_queries
 from infra.mcp_api import TIMEOUT
 from infra.served_apps import served_tools
@@ -105,15 +105,49 @@ def test_the_thresholds_derive_from_the_service_levels_and_the_functions_limits(
             assert _metric_stat(alarm)["Period"] == levels.PERIOD.to_seconds()
 
 
+def _tool_metric_services(template: Template) -> set[str]:
+    """The `service` dimension of every tool metric the alarms and the dashboard read."""
+    services = set()
+    for alarm in _alarms(template).values():
+        for query in alarm.get("Metrics", []):
+            dimensions = {
+                d["Name"]: d["Value"] for d in query.get("MetricStat", {}).get("Metric", {}).get("Dimensions", [])
+            }
+            if "tool" in dimensions:
+                services.add(dimensions["service"])
+    (dashboard,) = template.find_resources("AWS::CloudWatch::Dashboard").values()
+    body = json.loads(
+        "".join(p if isinstance(p, str) else "" for p in dashboard["Properties"]["DashboardBody"]["Fn::Join"][1])
+    )
+    for widget in body["widgets"]:
+        for metric in widget.get("properties", {}).get("metrics", []):
+            if NAMESPACE in metric and (INVOCATIONS in metric or LATENCY in metric):
+                services.add(metric[metric.index("service") + 1])
+    return services
+
+
 def test_tool_alarms_read_the_namespace_and_service_the_function_is_given(synthesized: Synthesized) -> None:
     env = _function_env(synthesized.template)
-    assert (env["POWERTOOLS_METRICS_NAMESPACE"], env["POWERTOOLS_SERVICE_NAME"]) == (NAMESPACE, SERVICE)
+    service = service_of(synthesized.stack.stack_name)
+    assert (env["POWERTOOLS_METRICS_NAMESPACE"], env["POWERTOOLS_SERVICE_NAME"]) == (NAMESPACE, service)
     latency = [a for slug, a in _alarms(synthesized.template).items() if slug.startswith("latency-p99-")]
     for alarm in latency:
         metric = _metric_stat(alarm)["Metric"]
         assert (metric["Namespace"], metric["MetricName"]) == (NAMESPACE, LATENCY)
         dimensions = {d["Name"]: d["Value"] for d in metric["Dimensions"]}
-        assert dimensions == {"tool": alarm["AlarmName"].split("latency-p99-")[1], "service": SERVICE}
+        assert dimensions == {"tool": alarm["AlarmName"].split("latency-p99-")[1], "service": service}
+    assert _tool_metric_services(synthesized.template) == {service}
+
+
+def test_two_stacks_in_one_account_write_and_watch_tool_metrics_under_their_own_service(
+    fake_bundles: Path, tmp_path: Path
+) -> None:
+    seen = {}
+    for name in ("WidgetMcpBlue", "WidgetMcpGreen"):
+        template = _variant(fake_bundles, tmp_path / name, stackName=name)
+        seen[name] = (_function_env(template)["POWERTOOLS_SERVICE_NAME"], _tool_metric_services(template))
+    assert seen == {name: (service_of(name), {service_of(name)}) for name in seen}
+    assert service_of("WidgetMcpBlue") != service_of("WidgetMcpGreen") != SERVICE
 
 
 def test_the_fault_rate_alarm_counts_server_faults_against_all_tool_calls(synthesized: Synthesized) -> None:

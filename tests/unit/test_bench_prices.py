@@ -37,3 +37,32 @@ def test_each_pasted_cost_table_names_the_date_of_its_prices(readme: str) -> Non
     dates = re.findall(r"list prices as of (\d{4}-\d\d-\d\d)", text)
     assert dates, f"{readme} carries no output of make cost"
     assert set(dates) == {prices.PRICES_AS_OF}
+
+
+def _cost_rows(text: str) -> dict[str, list[str]]:
+    """The pasted `make cost` table's rows, by tool (the README quotes one run: one table)."""
+    rows = re.findall(r"^\| `([^`]+)` \|(.*)\|$", text, flags=re.MULTILINE)
+    cost_columns = 11  # calls, units, requests, CPU and billed ms, five dollar columns
+    split = {tool: [cell.strip().strip("*") for cell in cells.split("|")] for tool, cells in rows}
+    return {tool: cells for tool, cells in split.items() if len(cells) == cost_columns}
+
+
+def test_the_readmes_and_security_md_quote_the_same_make_cost_run() -> None:
+    readme = (ROOT / "README.md").read_text()
+    infra = (ROOT / "infra/README.md").read_text()
+    security = re.sub(r"\s+", " ", (ROOT / "SECURITY.md").read_text())
+    rows = _cost_rows(readme)
+    assert rows, "README.md carries no make cost table"
+    assert _cost_rows(infra) == rows
+    readme, infra = (re.sub(r"\s+", " ", text) for text in (readme, infra))
+    run = re.search(r"The run of (\d{4}-\d\d-\d\d) at ([0-9a-f]{7}) \(`make cost`\)", readme)
+    assert run, "README.md names the date and commit of its make cost run"
+    assert f"The run of {run[1]} at {run[2]} (`make cost`)" in infra
+    assert f"`make cost` on {run[1]} at {run[2]}" in security
+    assert f"make cost` ({run[1]} at {run[2]}" in infra, "the scale arithmetic quotes the same run"
+    friend, engine = rows["chess_move, friend"], rows["chess_move"]
+    assert f"a move between two people {float(friend[2]):.1f} write units" in security
+    assert f"{friend[5]} billed ms, ${friend[-1]} per million" in security
+    assert f"a move against the engine {engine[5]} billed ms, ${engine[-1]} per million" in security
+    assert f"a move between two people bills {friend[5]} ms" in infra
+    assert f"a move against the engine {engine[5]} ms" in infra

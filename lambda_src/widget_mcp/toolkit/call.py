@@ -184,6 +184,9 @@ class ToolCall(Asking):
     task: TaskRef | None = None
     # The subscriptions to resources (RESUMABLE_STREAMS, an app with a subscribable resource); None: there are none.
     changes: ResourceChanges | None = None
+    # The widget session (a game's, a form's id) the call acts on: its declared id argument, then the id its result
+    # names. Observers log only a keyed reference to it (observability.py), never the id.
+    session_id: str | None = None
     _admitted: bool = field(default=False, init=False, repr=False)
 
     @property

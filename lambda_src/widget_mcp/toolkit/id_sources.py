@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from widget_mcp.toolkit.tools import ToolSpec
 
 IDS_META = "widget-mcp/ids"
+# Longer than any id a served tool makes (a capability id is 24 characters): a longer value names no session.
+SESSION_ID_MAX = 200
 _SOURCE = re.compile(r"^([a-z][a-z0-9_]{0,63})\.([A-Za-z_][A-Za-z0-9_]{0,63})$")
 
 
@@ -69,3 +71,13 @@ def check_id_sources(tools: Mapping[str, ToolSpec]) -> None:
 def ids_meta(ids: Mapping[str, IdSource]) -> dict[str, str]:
     """The declaration as published in the tool's `_meta[IDS_META]`: argument → "tool.field"."""
     return {argument: str(source) for argument, source in ids.items()}
+
+
+def declared_id(ids: Mapping[str, IdSource], arguments: Mapping[str, Any] | None) -> str | None:
+    """The value of the call's first declared id argument, as sent (the call may still refuse it), if it is a
+    non-empty string of at most SESSION_ID_MAX characters; else None."""
+    for argument in ids:
+        value = (arguments or {}).get(argument)
+        if isinstance(value, str) and 0 < len(value) <= SESSION_ID_MAX:
+            return value
+    return None

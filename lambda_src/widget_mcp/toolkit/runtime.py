@@ -17,7 +17,7 @@ from widget_mcp.toolkit.call import CallerClient, Notify, PromptCall, ResourceCh
 from widget_mcp.toolkit.catalog import Catalog
 from widget_mcp.toolkit.errors import DeclarationError, ToolError
 from widget_mcp.toolkit.failures import INTERNAL_ERROR_CODE, InvalidArguments, error_result
-from widget_mcp.toolkit.id_sources import check_id_sources
+from widget_mcp.toolkit.id_sources import check_id_sources, declared_id
 from widget_mcp.toolkit.inputs import InputRequired, InputUnsupported, ProtocolRefusal
 from widget_mcp.toolkit.limits import CallLimiter
 from widget_mcp.toolkit.ownership import AnonymousState
@@ -208,6 +208,7 @@ class ToolRuntime:
             answers=answers,
             notify=notify,
             changes=self.changes,
+            session_id=declared_id(spec.ids, arguments),
         )
         if admitted:
             call.admitted_already()
@@ -225,6 +226,7 @@ class ToolRuntime:
             except Backgrounded:
                 assert call.tasks is not None
                 return await call.tasks.launch(call, arguments or {})
+            call.session_id = result.widget_session_id or call.session_id
             return result.to_wire(call.widgets)
         except InputRequired as needed:
             if not call.client.takes_input_requests:
@@ -295,7 +297,9 @@ class ToolRuntime:
                 error_code = "failed"
                 return TaskRound("failed", _task_error(INTERNAL_ERROR, f"No tool {call.tool!r} is served any more."))
             try:
+                call.session_id = declared_id(spec.ids, arguments)
                 result = await self._run(spec, arguments, call)
+                call.session_id = result.widget_session_id or call.session_id
                 return TaskRound("completed", result.to_wire(call.widgets))
             except InputRequired as needed:
                 return TaskRound("input_required", {k: r.wire() for k, r in needed.requests.items()})
