@@ -61,10 +61,13 @@ class Verdict:
         return not (self.lost_moves or self.doubled_moves or self.lost_answers or self.doubled_answers)
 
     def summary(self) -> str:
+        # `lost N, doubled N` is the public line (ARCHITECTURE.md, Operations); the split by kind follows it.
+        lost = len(self.lost_moves) + len(self.lost_answers)
+        doubled = len(self.doubled_moves) + len(self.doubled_answers)
         return (
-            f"ledger: {self.moves} accepted moves, {self.answers} accepted answers; "
-            f"{len(self.lost_moves)} moves lost, {len(self.doubled_moves)} moves doubled, "
-            f"{len(self.lost_answers)} answers lost, {len(self.doubled_answers)} answers doubled: "
+            f"ledger: {self.moves} accepted moves, {self.answers} accepted answers; lost {lost}, doubled {doubled} "
+            f"({len(self.lost_moves)} moves lost, {len(self.doubled_moves)} moves doubled, "
+            f"{len(self.lost_answers)} answers lost, {len(self.doubled_answers)} answers doubled): "
             f"{'clean' if self.clean else 'NOT CLEAN'}"
         )
 
