@@ -35,7 +35,7 @@ def makers() -> list[ToolSpec]:
     for spec in (spec for book in books for spec in book.tools.values()):
         schema = spec.input_model.model_json_schema()
         examples = {n: p["examples"][0] for n, p in schema.get("properties", {}).items() if p.get("examples")}
-        if not spec.read_only and not spec.destructive and set(schema.get("required", [])) <= examples.keys():
+        if not spec.read_only and set(schema.get("required", [])) <= examples.keys():
             found.append(spec)
     return found
 

@@ -14,6 +14,7 @@ from synth_support import Synthesized
 from widget_mcp.toolkit.task_service import QUEUE_SLACK_SECONDS
 
 from infra.config import DEFAULT_RESERVED_CONCURRENCY, ConfigError, CustomDomain, StackConfig
+from infra.function_telemetry import service_of
 from infra.mcp_api import TIMEOUT, McpApi
 from infra.served_apps import serve_tasks
 
@@ -87,7 +88,8 @@ def test_the_environment_is_wired_from_the_table_cdn_and_api(synthesized: Synthe
     }
     assert env["ALLOWED_HOSTS"]["Fn::Join"][1][:2] == [{"Ref": api_id}, ".execute-api."]
     assert env["WIDGET_MANIFEST"] == "/var/task/widget_manifest.json"
-    assert env["POWERTOOLS_SERVICE_NAME"] == "widget-mcp"
+    # Each stack's own service, so two stacks in one account keep their tool metrics apart.
+    assert env["POWERTOOLS_SERVICE_NAME"] == service_of(synthesized.stack.stack_name)
 
 
 def test_the_function_may_touch_only_its_log_group_the_table_items_and_its_keys(synthesized: Synthesized) -> None:

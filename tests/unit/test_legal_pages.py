@@ -93,7 +93,9 @@ def test_the_urls_sit_under_legal_on_the_given_origin() -> None:
 def test_make_dev_serves_each_page_as_html_and_404_for_others() -> None:
     from starlette.applications import Starlette
 
-    client = TestClient(Starlette(routes=legal_routes(Settings())), base_url="http://127.0.0.1:8000")
+    # The Host allowlist is stated: tests/lambda/conftest.py sets the process's ALLOWED_HOSTS for the handler.
+    settings = Settings(allowed_hosts=("127.0.0.1:*",))
+    client = TestClient(Starlette(routes=legal_routes(settings)), base_url="http://127.0.0.1:8000")
     for page in PAGES:
         answer = client.get(f"/legal/{page}.html")
         assert answer.status_code == 200

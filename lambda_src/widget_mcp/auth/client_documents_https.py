@@ -1,6 +1,6 @@
-"""The client documents' port over https (httpx): the host is resolved first and every address must be public, then
-the connection goes to that address (so a second DNS answer cannot point it elsewhere) with the host name for TLS;
-redirects are not followed, and the body is read only up to the size limit."""
+"""The client documents' port over https (httpx2, which the MCP SDK already ships): the host is resolved first and
+every address must be public, then the connection goes to that address (so a second DNS answer cannot point it
+elsewhere) with the host name for TLS; redirects are not followed, and the body is read only up to the size limit."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ import socket
 import ssl
 from collections.abc import Awaitable, Callable, Sequence
 from urllib.parse import urlsplit
-
-import httpx
 
 from widget_mcp.auth.client_documents import (
     FETCH_TIMEOUT_SECONDS,
@@ -43,6 +41,8 @@ class HttpsDocumentSource:
         self._timeout = timeout
 
     async def fetch(self, url: str) -> bytes:
+        import httpx2 as httpx  # imported on the first fetch, never on a cold start
+
         parts = urlsplit(url)
         if parts.scheme != "https" or not parts.hostname:
             raise DocumentUnavailable("only https URLs are fetched")
@@ -56,6 +56,8 @@ class HttpsDocumentSource:
             raise DocumentUnavailable(f"the document could not be fetched ({type(exc).__name__})") from exc
 
     async def _fetch(self, path: str, query: str, host: str, port: int, netloc: str) -> bytes:
+        import httpx2 as httpx
+
         try:
             addresses = await self._resolve(host, port)
         except OSError as exc:

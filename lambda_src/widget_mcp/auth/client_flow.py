@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from typing import Protocol
 from urllib.parse import urlencode
 
-import httpx
-
 from widget_mcp.auth.client_documents import ClientDocuments, ClientRefused, is_client_document_url
 from widget_mcp.auth.facade import AuthorizationServerFacade
 
@@ -42,7 +40,9 @@ class HttpsTokenEndpoint:
         self._timeout = timeout
 
     async def exchange(self, form: Mapping[str, str]) -> TokenAnswer:
-        async with httpx.AsyncClient(timeout=self._timeout, follow_redirects=False, trust_env=False) as client:
+        import httpx2  # the MCP SDK's HTTP client, already in the asset; imported on first use, not at a cold start
+
+        async with httpx2.AsyncClient(timeout=self._timeout, follow_redirects=False, trust_env=False) as client:
             answer = await client.post(self._url, data=dict(form), headers={"accept": "application/json"})
         if len(answer.content) > MAX_TOKEN_ANSWER_BYTES:
             return TokenAnswer(502, b'{"error":"server_error"}', "application/json")
