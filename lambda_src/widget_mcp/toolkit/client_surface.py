@@ -3,7 +3,8 @@
 A client says it shows widgets by declaring the MCP Apps extension (`io.modelcontextprotocol/ui`: in `initialize`,
 kept in a 2025-11-25 session, or in every 2026-07-28 request's capabilities). Some hosts show them without
 declaring it; these signals count too (README, "Which clients see which form"):
-- ChatGPT sends `openai/userAgent`, `openai/locale` and `openai/subject` in every tools/call's `_meta`;
+- ChatGPT sends `openai/userAgent` and `openai/locale` in every tools/call's `_meta` (its `openai/subject` names a
+  user, and other platforms and test clients send it too: identity, not display);
 - the Open WebUI integration signs its calls with a host token (`signed:openwebui/<user>`) and embeds widgets.
 
 `shows_widgets` is three-valued: True (declared or signalled), False (the client's capabilities are known and say
@@ -19,8 +20,8 @@ from widget_mcp.toolkit.call import APPS_EXTENSION, CallerClient
 from widget_mcp.toolkit.errors import ToolError
 from widget_mcp.toolkit.principal import Principal
 
-# ChatGPT's per-call hints (the Apps SDK reference, "client-provided metadata"); any one of them is enough.
-CHATGPT_SIGNALS = ("openai/userAgent", "openai/locale", "openai/subject")
+# ChatGPT's per-call hints (the Apps SDK reference, "client-provided metadata"); either is enough.
+CHATGPT_SIGNALS = ("openai/userAgent", "openai/locale")
 # Verified host tokens (auth/host_tokens.py) of hosts that embed every result's widget.
 WIDGET_HOST_TOKENS = ("openwebui/",)
 
