@@ -57,8 +57,11 @@ def _client(base_url: str, era: str, *, apps: bool = False, elicits: bool = Fals
 def _assert_lists_every_field(text: str) -> None:
     for name in QUESTION["properties"]:
         assert f"- {name}" in text
-    assert "required" in text and "optional" in text
-    assert "at most 20 characters" in text and "at least 1" in text and "one of: single, double" in text
+    assert "required" in text
+    assert "optional" in text
+    assert "at most 20 characters" in text
+    assert "at least 1" in text
+    assert "one of: single, double" in text
     assert "record_form_answer" in text
 
 
@@ -76,13 +79,18 @@ async def test_a_client_that_shows_nothing_gets_the_fields_in_text_and_records_t
         answered = await mcp.call_tool("get_form_response", {"formId": form_id})
         record_schema = await output_schema(mcp, "record_form_answer")
     text = narration_of(asked)
-    assert "cannot show forms" in text and "Showing a form" not in text
+    assert "cannot show forms" in text
+    assert "Showing a form" not in text
     _assert_lists_every_field(text)
     assert ANSWER_KEY_META not in (asked.meta or {})  # nothing a widget could answer with reaches this client
     # Pending, but never a dead end: the model is told to ask in chat and record.
-    assert structured(pending)["type"] == "dgui_pending" and "record_form_answer" in narration_of(pending)
-    assert invented.is_error and error_of(invented)["code"] == "app_only"
-    assert wrong.is_error and error_of(wrong)["code"] == "invalid_answer" and "nights" in error_of(wrong)["fields"]
+    assert structured(pending)["type"] == "dgui_pending"
+    assert "record_form_answer" in narration_of(pending)
+    assert invented.is_error
+    assert error_of(invented)["code"] == "app_only"
+    assert wrong.is_error
+    assert error_of(wrong)["code"] == "invalid_answer"
+    assert "nights" in error_of(wrong)["fields"]
     assert not recorded.is_error
     assert structured(recorded) == {**structured(recorded), "type": "dgui_response", "data": ANSWER, "complete": True}
     assert_conforms(recorded, record_schema)
@@ -104,7 +112,8 @@ async def test_a_client_that_elicits_gets_a_flat_form_natively_and_any_other_in_
     async with _client(base_url, era, elicits=True) as mcp:
         native = await mcp.call_tool("ask_question", {"question": FLAT})
         nested = await mcp.call_tool("ask_question", {"question": QUESTION})
-    assert structured(native)["type"] == "dgui_response" and structured(native)["data"] == {"city": "Bergen"}
+    assert structured(native)["type"] == "dgui_response"
+    assert structured(native)["data"] == {"city": "Bergen"}
     assert structured(nested)["type"] == "dgui_form"
     assert "cannot show forms" in narration_of(nested)
     _assert_lists_every_field(narration_of(nested))
@@ -134,13 +143,17 @@ async def test_a_client_that_shows_widgets_gets_the_form_and_only_its_widget_can
     assert "Showing a form: Where?" in narration_of(asked)
     assert structured(asked)["type"] == "dgui_form"  # shown, not elicited, though the client elicits
     assert key not in narration_of(asked)  # the key rides in _meta only, which the model is not handed
-    assert by_model.is_error and error_of(by_model)["code"] == "answered_in_form"
-    assert no_key.is_error and error_of(no_key)["code"] == "answer_key_invalid"
+    assert by_model.is_error
+    assert error_of(by_model)["code"] == "answered_in_form"
+    assert no_key.is_error
+    assert error_of(no_key)["code"] == "answer_key_invalid"
     assert "answer key" in narration_of(no_key)
     for refused in forged:
-        assert refused.is_error and error_of(refused)["code"] == "answer_key_invalid"
+        assert refused.is_error
+        assert error_of(refused)["code"] == "answer_key_invalid"
     assert structured(pending)["type"] == "dgui_pending"  # nothing forged landed
-    assert not by_widget.is_error and structured(by_widget)["data"] == {"city": "Oslo"}
+    assert not by_widget.is_error
+    assert structured(by_widget)["data"] == {"city": "Oslo"}
 
 
 async def test_an_answer_key_longer_than_any_issued_is_refused_before_anything_is_read(base_url: str) -> None:
@@ -148,4 +161,5 @@ async def test_an_answer_key_longer_than_any_issued_is_refused_before_anything_i
         asked = await mcp.call_tool("ask_question", {"question": FLAT})
         form_id = structured(asked)["formId"]
         long = await mcp.call_tool("submit_form", {"formId": form_id, "data": {"city": "X"}, "answerKey": "k" * 65})
-    assert long.is_error and error_of(long)["code"] == "invalid_arguments"
+    assert long.is_error
+    assert error_of(long)["code"] == "invalid_arguments"
