@@ -9,6 +9,7 @@ from typing import Any
 
 import boto3
 import pytest
+from form_keys import KEYS, keep_key, keyed
 from mcp import Client
 from mcp_types import CallToolResult
 from moto import mock_aws
@@ -50,21 +51,6 @@ def forms_core(settings: Settings, store: DocumentStore) -> Core:
 @pytest.fixture
 def client(forms_core: Core) -> Client:
     return Client(build_server(forms_core.runtime), mode="legacy")
-
-
-# The answer key each form's widget got with it (its result's _meta), by form id: submit_form is the widget's call.
-KEYS: dict[str, str] = {}
-
-
-def keep_key(result: CallToolResult) -> CallToolResult:
-    if result.structured_content and (result.meta or {}).get(ANSWER_KEY_META):
-        KEYS[result.structured_content["formId"]] = (result.meta or {})[ANSWER_KEY_META]
-    return result
-
-
-def keyed(args: dict[str, Any]) -> dict[str, Any]:
-    """submit_form's arguments as the widget that showed the form sends them: with its answer key."""
-    return {**args, "answerKey": KEYS[args["formId"]]} if args["formId"] in KEYS else args
 
 
 async def ask(client: Client, meta: dict[str, str] = ALICE, **args: Any) -> CallToolResult:
