@@ -160,7 +160,7 @@ export interface Example {
 }
 
 /** A working starting point for `tool`: the tool's own `examples` (of the whole input, then of each argument),
- * defaults, then for a required argument that another tool returns (an id), the latest value a result carried,
+ * defaults, then for a required string argument that another tool returns (an id), the latest value a result carried,
  * then the first enum value or a placeholder of its type. */
 export function exampleArgs(tool: ToolSchemas, tools: readonly ToolSchemas[], seen: ReadonlyMap<string, unknown>): Example {
   const { props, required, root } = properties(tool.inputSchema);
@@ -172,7 +172,8 @@ export function exampleArgs(tool: ToolSchemas, tools: readonly ToolSchemas[], se
       args[name] = whole[name];
       continue;
     }
-    const producer = required.has(name) ? producerOf(name, tool.name, tools) : undefined;
+    // Ids are strings; an object another result also carries (a form's `data`) is the caller's to give.
+    const producer = required.has(name) && schema.type === "string" ? producerOf(name, tool.name, tools) : undefined;
     if (producer) {
       if (seen.has(name)) args[name] = seen.get(name);
       else missing.push({ field: name, producer });
