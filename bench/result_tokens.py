@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bench.chess import MIDDLE_PLY, quiet_game
+from tests.form_keys import keep_key, keyed
 
 ALICE = {"openai/subject": "bench-alice"}
 WIDGET_HOST: dict[str, Any] = {
@@ -67,10 +68,10 @@ async def _results() -> list[tuple[str, dict[str, Any]]]:
     shown = await call("chess_move", {"gameId": deep, "move": following})
     out.append((f"chess_move, ply {MIDDLE_PLY} → {MIDDLE_PLY + 1}", shown))
     out.append(("chess_show_game (board + move list)", await call("chess_show_game", {"gameId": deep})))
-    asked = await call("ask_question", {"question": EXAMPLE_QUESTION, "title": "A quick question"})
+    asked = keep_key(await call("ask_question", {"question": EXAMPLE_QUESTION, "title": "A quick question"}))
     out.append(("ask_question (widget host: the form)", asked))
     form = asked["structuredContent"]["formId"]
-    await call("submit_form", {"formId": form, "data": {"name": "Ada", "rating": 5}})
+    await call("submit_form", keyed({"formId": form, "data": {"name": "Ada", "rating": 5}}))  # as its widget sends it
     out.append(("get_form_response (answered)", await call("get_form_response", {"formId": form})))
     question = {"question": EXAMPLE_QUESTION, "title": "A quick question"}
     first = await runtime.call("ask_question", question, ALICE, client=eliciting)

@@ -10,6 +10,8 @@ endpoint refuses before any tool runs); where the in-memory client and the HTTP 
 - `{"$join": [part, …]}`: the parts (expanded) as one string;
 - the text `"$formId"` / `"$gameId"`: the id the entry's last ask_question / chess_new_game returned;
 - the text `"$requestId"`: the id of the input request the entry's last event stream carried.
+A `submit_form` step is sent as the form's widget sends it, with the answer key the entry's last form came with
+(`_meta.dgui_answer_key`), unless its arguments name their own `answerKey` (null: none).
 A reply that is an event stream (a call that asks its client mid-call) gets the outcome of its last message: a
 request's is `stream_<its method>` (`stream_elicitation/create`); a response's is read as a JSON reply's.
 
@@ -45,6 +47,7 @@ from mcp import Client
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import ElicitResult
 from pydantic import SecretStr
+from widget_mcp.apps.forms.answer_keys import ANSWER_KEY_META
 
 if TYPE_CHECKING:
     from mcp.server.lowlevel.server import Server
@@ -60,6 +63,8 @@ HEADERS = {"host": "127.0.0.1:8000", "content-type": "application/json", "accept
 SESSION_VERSION = "2025-11-25"
 # Which result field names the id later steps refer to.
 IDS = {"ask_question": ("$formId", "formId"), "chess_new_game": ("$gameId", "gameId")}
+# Where the answer key of the entry's last form is kept (form_keys.py does the same for the other tests).
+ANSWER_KEY = "$answerKey"
 POST, RESUME = "POST", "GET"  # a step's `method` when it is a raw POST, or a resuming GET
 
 
@@ -277,17 +282,27 @@ def outcome_of(result: Any) -> str:
     return str(error.get("code", "(no code)"))
 
 
-def _keep_id(step: Step, structured: dict[str, Any] | None, ids: dict[str, str]) -> None:
+def _keep_id(step: Step, structured: dict[str, Any] | None, meta: dict[str, Any] | None, ids: dict[str, str]) -> None:
     if step.tool in IDS and structured:
         placeholder, field = IDS[step.tool]
         ids[placeholder] = structured[field]
+    key = (meta or {}).get(ANSWER_KEY_META)
+    if step.tool == "ask_question" and isinstance(key, str):
+        ids[ANSWER_KEY] = key
+
+
+def _arguments(step: Step, ids: dict[str, str]) -> Any:
+    """The step's tool arguments, its ids bound; submit_form's with the form's answer key, as its widget sends it."""
+    arguments = _bind(step.arguments, ids)
+    keyless = step.tool == "submit_form" and isinstance(arguments, dict) and "answerKey" not in arguments
+    return {**arguments, "answerKey": ids[ANSWER_KEY]} if keyless and ANSWER_KEY in ids else arguments
 
 
 def request_body(step: Step, ids: dict[str, str]) -> bytes:
     if step.method != "tools/call":
         params = {**step.arguments, "_meta": step.sent_meta}
         return json.dumps({"jsonrpc": "2.0", "id": 1, "method": step.method, "params": params}).encode()
-    params = {"name": step.tool, "arguments": _bind(step.arguments, ids), "_meta": step.sent_meta}
+    params = {"name": step.tool, "arguments": _arguments(step, ids), "_meta": step.sent_meta}
     return json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}).encode()
 
 
@@ -333,7 +348,7 @@ def _read_message(step: Step, reply: dict[str, Any], ids: dict[str, str], *, str
         return code, reply["error"]["message"]
     result = reply["result"]
     if not result.get("isError"):
-        _keep_id(step, result.get("structuredContent"), ids)
+        _keep_id(step, result.get("structuredContent"), result.get("_meta"), ids)
         return "ok", ""
     error = result["_meta"]["error"]
     return error["code"], error["message"]
@@ -365,7 +380,7 @@ async def request(client: Client, step: Step) -> tuple[str, str]:
 async def call(client: Client, step: Step, ids: dict[str, str]) -> Any:
     """The step's result, called through `client` (already entered) as the step's caller; an id it returns is kept
     in `ids` for the entry's later steps."""
-    result = await client.call_tool(step.tool, _bind(step.arguments, ids), meta=step.sent_meta)
+    result = await client.call_tool(step.tool, _arguments(step, ids), meta=step.sent_meta)
     if not result.is_error:
-        _keep_id(step, result.structured_content, ids)
+        _keep_id(step, result.structured_content, result.meta, ids)
     return result

@@ -48,7 +48,17 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 from pydantic_core import core_schema
 
-PROTOCOL_VERSION = "2025-11-25"
+# MCP 2026-07-28: every request says what the client can do, so the server knows this pipe shows widgets (the
+# MCP Apps extension, which its embeds host) and sends forms as widgets, never as text for a client without them.
+PROTOCOL_VERSION = "2026-07-28"
+APPS_EXTENSION = "io.modelcontextprotocol/ui"
+CLIENT_META = {
+    "io.modelcontextprotocol/protocolVersion": PROTOCOL_VERSION,
+    "io.modelcontextprotocol/clientInfo": {"name": "widget-mcp-openwebui", "version": "1"},
+    "io.modelcontextprotocol/clientCapabilities": {
+        "extensions": {APPS_EXTENSION: {"mimeTypes": ["text/html;profile=mcp-app"]}}
+    },
+}
 TOKEN_HEADER = "x-widget-mcp-user"  # noqa: S105 - a header's name, not a secret
 PREVIEW_CHARS = 500
 STEP_PREVIEW_CHARS = 200
@@ -481,17 +491,19 @@ _ids = iter(range(1, 1 << 62))
 
 
 def _body(method: str, params: dict[str, Any] | None) -> dict[str, Any]:
-    message: dict[str, Any] = {"jsonrpc": "2.0", "id": next(_ids), "method": method}
-    if params is not None:
-        message["params"] = params
-    return message
+    sent = {**(params or {}), "_meta": {**((params or {}).get("_meta") or {}), **CLIENT_META}}
+    return {"jsonrpc": "2.0", "id": next(_ids), "method": method, "params": sent}
 
 
-def _http_headers(extra: dict[str, str]) -> dict[str, str]:
+def _http_headers(extra: dict[str, str], body: dict[str, Any]) -> dict[str, str]:
+    """The request's headers: 2026-07-28's routing headers (its method, and the tool or resource it names)."""
+    named = body["params"].get("name") or body["params"].get("uri")
     return {
         "content-type": "application/json",
         "accept": "application/json, text/event-stream",
         "mcp-protocol-version": PROTOCOL_VERSION,
+        "mcp-method": body["method"],
+        **({"mcp-name": named} if isinstance(named, str) else {}),
         **extra,
     }
 
@@ -546,7 +558,7 @@ def _list_tools(url: str) -> list[dict[str, Any]]:
         params: dict[str, Any] | None = None
         for _page in range(50):
             body = _body("tools/list", params)
-            answer = _answer(client.post(url, json=body, headers=_http_headers({})), body["id"])
+            answer = _answer(client.post(url, json=body, headers=_http_headers({}, body)), body["id"])
             tools.extend(t for t in answer.get("tools") or [] if isinstance(t, dict) and isinstance(t.get("name"), str))
             cursor = answer.get("nextCursor")
             if not cursor:
@@ -561,7 +573,7 @@ async def _list_tools_async(url: str) -> list[dict[str, Any]]:
         params: dict[str, Any] | None = None
         for _page in range(50):
             body = _body("tools/list", params)
-            answer = _answer(await client.post(url, json=body, headers=_http_headers({})), body["id"])
+            answer = _answer(await client.post(url, json=body, headers=_http_headers({}, body)), body["id"])
             tools.extend(t for t in answer.get("tools") or [] if isinstance(t, dict) and isinstance(t.get("name"), str))
             cursor = answer.get("nextCursor")
             if not cursor:
@@ -575,7 +587,7 @@ async def _request(
 ) -> dict[str, Any]:
     body = _body(method, params)
     async with httpx.AsyncClient(timeout=seconds) as client:
-        response = await client.post(url, json=body, headers=_http_headers(headers))
+        response = await client.post(url, json=body, headers=_http_headers(headers, body))
     return _answer(response, body["id"])
 
 

@@ -39,6 +39,7 @@ from widget_mcp.secrets import read_secret
 from widget_mcp.settings import Settings
 from widget_mcp.toolkit.bundles import BundleManifest
 from widget_mcp.toolkit.call import CallerClient
+from widget_mcp.toolkit.client_surface import offered_tools
 from widget_mcp.toolkit.errors import CatalogError
 from widget_mcp.toolkit.inputs import ProtocolRefusal
 from widget_mcp.toolkit.limits import CallLimiter
@@ -183,7 +184,8 @@ def build_server(
         admit(runtime.limiter, ctx, trust_hints=trust_hints)
 
     async def list_tools(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> dict[str, Any]:
-        return {"resultType": COMPLETE, "tools": runtime.tool_list}
+        # App-only tools are left out for a client known not to show widgets (toolkit/client_surface.py).
+        return {"resultType": COMPLETE, "tools": offered_tools(runtime.tool_list, caller_client(ctx), ctx.meta)}
 
     async def call_tool(ctx: ServerRequestContext[Any], params: CallToolRequestParams) -> dict[str, Any]:
         if params.name not in runtime.tools:

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from browser_support import CHATGPT, DevServer, click_in_widget, widget
+from form_keys import keep_key, keyed
 from playwright.sync_api import Dialog, FrameLocator, Page, expect
 from seed_forms import FLIGHT as FLIGHT_SCHEMA
 from seed_forms import FLIGHT_UI, TRAVELLERS_STEP
@@ -73,11 +74,16 @@ def test_the_seed_flight_form_refuses_a_missing_date_then_sends_the_answers_to_t
 
 
 def test_a_field_error_found_only_by_the_server_is_shown_under_its_field(page: Page, dev_server: DevServer) -> None:
-    frame = open_form(page, dev_server, FLIGHT)
-    fid = form_id(frame)
-    # Someone else answers first: the server now refuses different answers with already_answered.
+    asked = keep_key(dev_server.call_tool("ask_question", FLIGHT))
+    fid = asked["structuredContent"]["formId"]
+    # Answered first (from the same form, another tab): the server now refuses different answers with
+    # already_answered.
     first = {"destinationCity": "Osaka", "departureDate": "2025-11-01"}
-    assert dev_server.call_tool("submit_form", {"formId": fid, "data": first})["isError"] is False
+    assert dev_server.call_tool("submit_form", keyed({"formId": fid, "data": first}))["isError"] is False
+    page.goto(dev_server.preview("form", asked))
+    frame = widget(page)
+    expect(frame.locator(".wm-form")).to_have_attribute("data-state", "ready")
+    assert form_id(frame) == fid
     frame.locator("#root_departureDate").fill("2025-12-25")
     click_in_widget(page, frame.locator("button[type=submit]"))
     message = frame.locator('[data-testid="form-message"]')

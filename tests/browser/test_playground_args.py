@@ -10,6 +10,7 @@ import pytest
 from browser_support import DevServer, ToolCalls, widget
 from playwright.sync_api import Page, expect
 from served_tools import USER_TOOLS
+from widget_mcp.apps.forms.chat_fallback import RECORD_TOOL
 
 
 def raw_args(page: Page) -> dict[str, Any]:
@@ -26,7 +27,12 @@ def choose(page: Page, server: DevServer, tool: str) -> None:
     expect(page.locator('[data-testid="call-tool"]')).to_be_enabled()
 
 
-@pytest.mark.parametrize("tool", USER_TOOLS)
+# Recording a chat answer is for a form the client could not show: the playground shows every form (it declares
+# the MCP Apps extension), so that call is refused, saying so (below).
+CALLABLE = [tool for tool in USER_TOOLS if tool != RECORD_TOOL]
+
+
+@pytest.mark.parametrize("tool", CALLABLE)
 def test_every_tool_a_user_may_call_succeeds_from_its_prefilled_form_without_typing(
     page: Page, dev_server: DevServer, tool: str
 ) -> None:
@@ -38,6 +44,18 @@ def test_every_tool_a_user_may_call_succeeds_from_its_prefilled_form_without_typ
     expect(answer).to_have_attribute("data-outcome", "ok")
     assert calls.names()[-1] == tool
     assert calls.sent[-1]["arguments"] == raw_args(page)
+
+
+def test_recording_a_chat_answer_to_a_form_the_playground_showed_is_refused_saying_it_is_answered_there(
+    page: Page, dev_server: DevServer
+) -> None:
+    calls = ToolCalls(page)
+    choose(page, dev_server, RECORD_TOOL)
+    page.locator('[data-testid="call-tool"]').click()
+    answer = page.locator(f'[data-testid="chat-assistant"][data-tool="{RECORD_TOOL}"], [data-testid="chat-error"]')
+    expect(answer).to_have_count(1)
+    expect(answer).to_contain_text("is shown to the user, who answers it there")
+    assert calls.names()[-2:] == ["ask_question", RECORD_TOOL]
 
 
 def test_a_link_naming_only_the_tool_calls_it_with_its_example(page: Page, dev_server: DevServer) -> None:

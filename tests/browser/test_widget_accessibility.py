@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 from axe_support import assert_accessible
 from browser_support import DevServer, chess, click_in_widget, settled, square, widget
+from form_keys import keep_key, keyed
 from playwright.sync_api import Page, expect
 from seed_forms import FLIGHT as FLIGHT_SCHEMA
 from seed_forms import FLIGHT_UI
@@ -182,10 +183,10 @@ def form_every_field(page: Page, server: DevServer, theme: str) -> None:
 
 
 def form_server_error(page: Page, server: DevServer, theme: str) -> None:
-    asked = server.call_tool("ask_question", FLIGHT)
+    asked = keep_key(server.call_tool("ask_question", FLIGHT))
     form_id = asked["structuredContent"]["formId"]
     answer = {"destinationCity": "Osaka", "departureDate": "2025-11-01"}
-    assert server.call_tool("submit_form", {"formId": form_id, "data": answer})["isError"] is False
+    assert server.call_tool("submit_form", keyed({"formId": form_id, "data": answer}))["isError"] is False
     in_theme(page, server.preview("form", asked), theme)
     frame = widget(page)
     frame.locator("#root_departureDate").fill("2025-12-25")

@@ -8,8 +8,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from client_driver import Driver
-from client_plan import example_arguments, id_fields, output_schema, planning_hint, schema_errors
-from client_specs import ClientSpec
+from client_plan import SPECS, example_arguments, id_fields, output_schema, planning_hint, schema_errors
+from client_specs import STATELESS, ClientSpec
+from form_keys import answer_key, keyed
+from served_tools import SERVED_TOOLS
+from widget_mcp.apps.forms.chat_fallback import RECORD_TOOL
 
 # A user's answer to a form the server asks for during a call (an ElicitResult: action, and content if accepted).
 Answer = dict[str, Any]
@@ -95,10 +98,18 @@ class ClientSession:
     v1 validates results against the outputSchemas the listing gave it).
 
     `declares` is what the client says it can do, for the drivers that can play a host (ClientSpec.answers_input):
-    "elicitation" (it shows the server's forms as its own and answers them) and "apps" (it shows widgets)."""
+    "elicitation" (it shows the server's forms as its own and answers them) and "apps" (it shows widgets).
+    `known`: whether the server knows what the client declared on each call (every 2026-07-28 request carries it; a
+    2025-11-25 one only in a kept session, with RESUMABLE_STREAMS on). Where it knows the client shows no widget,
+    app-only tools are left out of tools/list and refused (`app_only`)."""
 
-    def __init__(self, driver: Driver, spec: ClientSpec, era: str, declares: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, driver: Driver, spec: ClientSpec, era: str, declares: tuple[str, ...] = (), *, known: bool = True
+    ) -> None:
         self.driver, self.spec, self.era = driver, spec, era
+        self.hides_app_tools = known and "apps" not in declares
+        # The host shows the server's forms itself (as widgets, or as its own forms): none is asked in chat.
+        self.shows_forms = bool({"apps", "elicitation"} & set(declares))
         self.name = f"{spec.name} ({era}{''.join(f', {d}' for d in declares)})"
         connected = driver.ask("connect", era=era, **({"declares": list(declares)} if declares else {}))
         assert connected["ok"], f"{self.name} could not connect: {connected['error']}"
@@ -131,16 +142,37 @@ class ClientSession:
         statuses: list[int] = answer["statuses"]
         return statuses
 
+    def refuses(self, tool: str) -> bool:
+        """Whether the server refuses `tool` to this client: an app-only tool, where it shows no widget."""
+        return self.hides_app_tools and SPECS[tool].visibility == "private"
+
+    def refusal(self, tool: str) -> str | None:
+        """The error code `tool`'s example call gets in this client, or None when it succeeds: an app-only tool's
+        where the client shows no widget; recording a chat answer where the host showed the form itself."""
+        if self.refuses(tool):
+            return "app_only"
+        return "answered_in_form" if tool == RECORD_TOOL and self.shows_forms else None
+
+    @property
+    def offered_tools(self) -> list[str]:
+        """The tools this client is listed, in order: app-only ones left out where the listing request itself says
+        the client shows no widget (a 2026-07-28 request carries its capabilities; a 2025-11-25 session's are read
+        for its calls only)."""
+        hidden = self.hides_app_tools and self.era == STATELESS
+        return [tool for tool in SERVED_TOOLS if not (hidden and SPECS[tool].visibility == "private")]
+
     def with_ids(self, tool: str, arguments: dict[str, Any], answer: Answer | None = None) -> dict[str, Any]:
-        """`arguments` with each id the tool needs and lacks made fresh by the tool that makes it."""
+        """`arguments` with each id the tool needs and lacks made fresh by the tool that makes it; and, for a tool
+        that takes a form's answer key, the key that form came with, as the form's widget sends it."""
         for argument, producer in id_fields(tool).items():
             if argument not in arguments:
                 made = self.succeeds(producer.spec.name, example_arguments(producer.spec.name), answer)
                 assert producer.field in made.structured, (
                     f"{made.where}: no {producer.field!r} in its result, which {tool} declares its {argument} from"
                 )
+                answer_key(made.result)
                 arguments = {**arguments, argument: made.structured[producer.field]}
-        return arguments
+        return keyed(arguments) if "answerKey" in SPECS[tool].input_schema.get("properties", {}) else arguments
 
     def succeeds(self, tool: str, arguments: dict[str, Any], answer: Answer | None = None) -> Outcome:
         """Call `tool` and check the result is a success whose structuredContent fits the tool's outputSchema."""

@@ -16,8 +16,10 @@ from client_specs import (
     CLIENT_ERAS,
     EXTENSION_ERA_IDS,
     EXTENSION_ERAS,
+    HANDSHAKE,
     RESUMING_ERA_IDS,
     RESUMING_ERAS,
+    STATELESS,
     ClientSpec,
 )
 from widget_mcp.local.process import local_server
@@ -50,7 +52,9 @@ def client(request: pytest.FixtureRequest, drivers: dict[tuple[ClientSpec, str],
     if not spec.needs.exists():
         pytest.fail(f"{spec.name} is not installed ({spec.needs} is missing): run `make clients`", pytrace=False)
     driver = drivers[spec, era]
-    yield ClientSession(driver, spec, era)
+    # The server knows what a client declared in 2026-07-28 (every request) and in 2025-11-25 (its session, kept
+    # with resumable streams, on by default); an earlier era's client it cannot ask.
+    yield ClientSession(driver, spec, era, known=era in (HANDSHAKE, STATELESS))
     driver.ask("close")
 
 

@@ -25,14 +25,24 @@ UNANSWERED = scenarios_with("play_unanswered")
 def test_a_host_without_widgets_that_declines_every_form_gets_each_tools_example_call_as_a_result_that_fits(
     form_host: ClientSession, tool: str
 ) -> None:
-    form_host.succeeds(tool, form_host.with_ids(tool, example_arguments(tool), DECLINE), DECLINE)
+    arguments = form_host.with_ids(tool, example_arguments(tool), DECLINE)
+    refusal = form_host.refusal(tool)  # an app-only tool (this host shows no widget), a chat answer to its own form
+    if refusal is not None:
+        form_host.fails(tool, arguments, refusal, DECLINE)
+        return
+    form_host.succeeds(tool, arguments, DECLINE)
 
 
 @pytest.mark.parametrize("tool", SERVED_TOOLS)
 def test_a_host_with_widgets_that_declines_every_form_gets_each_tools_example_call_as_a_result_that_fits(
     widget_host: ClientSession, tool: str
 ) -> None:
-    widget_host.succeeds(tool, widget_host.with_ids(tool, example_arguments(tool), DECLINE), DECLINE)
+    arguments = widget_host.with_ids(tool, example_arguments(tool), DECLINE)
+    refusal = widget_host.refusal(tool)  # a chat answer to a form the widget shows
+    if refusal is not None:
+        widget_host.fails(tool, arguments, refusal, DECLINE)
+        return
+    widget_host.succeeds(tool, arguments, DECLINE)
 
 
 @pytest.mark.parametrize("path", WITHOUT_WIDGETS, ids=[path.stem for path in WITHOUT_WIDGETS])

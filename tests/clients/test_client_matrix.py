@@ -26,7 +26,8 @@ def _template_of(tool: dict[str, Any]) -> str | None:
 
 
 def test_each_client_lists_every_served_tool_with_its_output_schema_and_template(client: ClientSession) -> None:
-    assert list(client.tools) == SERVED_TOOLS, client.name
+    # App-only tools too, unless the server knows the client shows no widget (only a model could call them there).
+    assert list(client.tools) == client.offered_tools, client.name
     for name, tool in client.tools.items():
         assert isinstance(tool.get("outputSchema"), dict), f"{client.name}: {name} lost its outputSchema"
         has_template = _template_of(tool) is not None
@@ -46,6 +47,10 @@ def test_each_client_reads_every_widget_template(client: ClientSession) -> None:
 def test_each_client_gets_each_tools_example_call_as_a_result_that_fits_its_output_schema(
     client: ClientSession, tool: str
 ) -> None:
+    refusal = client.refusal(tool)  # an app-only tool, where the client shows no widget
+    if refusal is not None:
+        client.fails(tool, client.with_ids(tool, example_arguments(tool)), refusal)
+        return
     client.succeeds(tool, client.with_ids(tool, example_arguments(tool)))
 
 
@@ -55,7 +60,7 @@ def test_each_client_gets_invalid_arguments_as_an_error_result_whose_text_is_the
 ) -> None:
     invalid = invalid_arguments(tool)
     assert invalid is not None
-    outcome = client.fails(tool, invalid, "invalid_arguments")
+    outcome = client.fails(tool, invalid, "app_only" if client.refuses(tool) else "invalid_arguments")
     assert tool in outcome.text, outcome.text
 
 
@@ -64,6 +69,9 @@ def test_each_client_gets_an_unknown_id_as_a_not_found_error_result_naming_the_i
     client: ClientSession, tool: str, field: str
 ) -> None:
     unknown = unknown_id(tool, field)
+    if client.refuses(tool):  # refused before any id is looked up
+        client.fails(tool, {**example_arguments(tool), field: unknown}, "app_only")
+        return
     outcome = client.fails(tool, client.with_ids(tool, {**example_arguments(tool), field: unknown}))
     assert str(outcome.error.get("code")).endswith("_not_found"), outcome.error
     assert unknown in outcome.text, outcome.text

@@ -18,6 +18,7 @@ import httpx
 import pytest
 from clocks import mid_window
 from dynamodb_probe import client_for, moto_dynamodb
+from form_keys import keep_key, keyed
 from mcp_types import CallToolResult
 from moto import mock_aws
 from servers import serve
@@ -107,21 +108,23 @@ def stored_state(core: Core) -> list[tuple[str, str]]:
 
 
 class Caller:
-    """Calls tools through the endpoint as one HTTP client would: from `peer`, with `headers` and `meta`."""
+    """Calls tools through the endpoint as one HTTP client would: from `peer`, with `headers` and `meta`; submit_form
+    with the form's answer key, as the form's widget sends it."""
 
     def __init__(self, core: Core, peer: str | None = HOME, meta: dict[str, Any] | None = None, **headers: str):
         self.core, self.peer, self.meta, self.headers = core, peer, meta, headers
         self.last_headers: dict[str, str] = {}
 
     async def __call__(self, tool: str, arguments: dict[str, Any] | None = None) -> CallToolResult:
-        params: dict[str, Any] = {"name": tool, "arguments": arguments or {}}
+        arguments = keyed(arguments or {}) if tool == "submit_form" else arguments or {}
+        params: dict[str, Any] = {"name": tool, "arguments": arguments}
         if self.meta is not None:
             params["_meta"] = self.meta
         body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}).encode()
         reply = await self.core.endpoint.handle("POST", {**HEADERS, **self.headers}, body, peer=self.peer)
         assert reply.status == 200, reply.body
         self.last_headers = dict(reply.headers)
-        return CallToolResult.model_validate(json.loads(reply.body)["result"])
+        return keep_key(CallToolResult.model_validate(json.loads(reply.body)["result"]))
 
 
 def biggest_form() -> dict[str, Any]:

@@ -116,7 +116,9 @@ async def test_a_form_elicitation_cannot_carry_falls_back_to_the_dgui_form(
     assert host.asked == []
     assert result.structured_content is not None
     assert result.structured_content["type"] == "dgui_form"
-    assert "Showing a form" in narration_of(result)
+    # No widget either: the fields in text, to ask in chat (test_forms_by_capability.py records the answer).
+    assert "This client cannot show forms" in narration_of(result)
+    assert "Showing a form" not in narration_of(result)
 
 
 @pytest.mark.parametrize(("action", "said"), [("decline", "declined"), ("cancel", "cancelled")])

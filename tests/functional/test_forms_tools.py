@@ -9,11 +9,13 @@ from typing import Any
 
 import boto3
 import pytest
+from form_keys import KEYS, keep_key, keyed
 from mcp import Client
 from mcp_types import CallToolResult
 from moto import mock_aws
 from seed_forms import FLIGHT, FLIGHT_UI
 from tool_results import assert_conforms, error_of, output_schema, structured
+from widget_mcp.apps.forms.answer_keys import ANSWER_KEY_META
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import DocumentStore
@@ -22,8 +24,9 @@ from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.storage.table import create_state_table
 from widget_mcp.wiring import Core, build_core
 
-ALICE = {"openai/subject": "alice"}
-BOB = {"openai/subject": "bob"}
+# ChatGPT's calls: a user and its locale, which says the host shows widgets (toolkit/client_surface.py).
+ALICE = {"openai/subject": "alice", "openai/locale": "en-US"}
+BOB = {"openai/subject": "bob", "openai/locale": "en-US"}
 ANSWER = {"destinationCity": "Tokyo", "departureDate": "2025-12-25", "returnDate": "2026-01-10"}
 
 
@@ -51,7 +54,7 @@ def client(forms_core: Core) -> Client:
 
 
 async def ask(client: Client, meta: dict[str, str] = ALICE, **args: Any) -> CallToolResult:
-    return await client.call_tool("ask_question", args, meta=meta)
+    return keep_key(await client.call_tool("ask_question", args, meta=meta))
 
 
 async def test_the_seed_flight_booking_goes_from_question_to_a_stored_answer(client: Client, forms_core: Core) -> None:
@@ -67,13 +70,13 @@ async def test_the_seed_flight_booking_goes_from_question_to_a_stored_answer(cli
         form_id = structured(asked)["formId"]
         pending = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
         missing = await client.call_tool(
-            "submit_form", {"formId": form_id, "data": {"destinationCity": "Tokyo"}}, meta=ALICE
+            "submit_form", keyed({"formId": form_id, "data": {"destinationCity": "Tokyo"}}), meta=ALICE
         )
         still_pending = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
-        answered = await client.call_tool("submit_form", {"formId": form_id, "data": ANSWER}, meta=ALICE)
-        again = await client.call_tool("submit_form", {"formId": form_id, "data": ANSWER}, meta=ALICE)
+        answered = await client.call_tool("submit_form", keyed({"formId": form_id, "data": ANSWER}), meta=ALICE)
+        again = await client.call_tool("submit_form", keyed({"formId": form_id, "data": ANSWER}), meta=ALICE)
         changed = await client.call_tool(
-            "submit_form", {"formId": form_id, "data": {**ANSWER, "destinationCity": "Osaka"}}, meta=ALICE
+            "submit_form", keyed({"formId": form_id, "data": {**ANSWER, "destinationCity": "Osaka"}}), meta=ALICE
         )
         response = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
         submit_schema = await output_schema(client, "submit_form")
@@ -90,7 +93,8 @@ async def test_the_seed_flight_booking_goes_from_question_to_a_stored_answer(cli
     assert asked.content[0].text.startswith("Showing a form: Book a Flight to Japan.")  # type: ignore[union-attr]
     # The widget reads the bound the form was accepted under (settings) beside its session id.
     limits = {"valueSteps": forms_core.settings.forms_max_value_steps}
-    assert asked.meta == {"openai/widgetSessionId": form_id, "dgui_limits": limits}
+    # ... and the key it answers with (submit_form refuses answers without it).
+    assert asked.meta == {"openai/widgetSessionId": form_id, "dgui_limits": limits, ANSWER_KEY_META: KEYS[form_id]}
     assert structured(pending) == structured(still_pending)
     assert structured(pending) == {
         "type": "dgui_pending",
@@ -165,9 +169,11 @@ async def test_a_catastrophic_pattern_costs_its_field_a_message_and_the_form_sta
     adversarial = {"code": "a" * 28 + "!"}
     async with client:
         form_id = structured(await ask(client, question=question))["formId"]
-        refused = await client.call_tool("submit_form", {"formId": form_id, "data": adversarial}, meta=ALICE)
+        refused = await client.call_tool("submit_form", keyed({"formId": form_id, "data": adversarial}), meta=ALICE)
         pending = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
-        answered = await client.call_tool("submit_form", {"formId": form_id, "data": {"code": "aaaa"}}, meta=ALICE)
+        answered = await client.call_tool(
+            "submit_form", keyed({"formId": form_id, "data": {"code": "aaaa"}}), meta=ALICE
+        )
 
     error = error_of(refused)
     assert (error["code"], error["fields"]) == (
@@ -185,10 +191,10 @@ async def test_another_users_form_is_not_found_and_a_caller_without_identity_ans
     async with client:
         form_id = structured(await ask(client, question=FLIGHT))["formId"]
         theirs = await client.call_tool("get_form_response", {"formId": form_id}, meta=BOB)
-        submit = await client.call_tool("submit_form", {"formId": form_id, "data": ANSWER}, meta=BOB)
-        nobody = await client.call_tool("submit_form", {"formId": form_id, "data": ANSWER})
-        anonymous = structured(await client.call_tool("ask_question", {"question": FLIGHT}))
-        answered = await client.call_tool("submit_form", {"formId": anonymous["formId"], "data": ANSWER})
+        submit = await client.call_tool("submit_form", keyed({"formId": form_id, "data": ANSWER}), meta=BOB)
+        nobody = await client.call_tool("submit_form", keyed({"formId": form_id, "data": ANSWER}))
+        anonymous = structured(keep_key(await client.call_tool("ask_question", {"question": FLIGHT})))
+        answered = await client.call_tool("submit_form", keyed({"formId": anonymous["formId"], "data": ANSWER}))
         alice_on_it = await client.call_tool("get_form_response", {"formId": anonymous["formId"]}, meta=ALICE)
         read_back = await client.call_tool("get_form_response", {"formId": anonymous["formId"]})
         mine = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
@@ -208,9 +214,9 @@ async def test_a_two_step_form_shows_the_next_step_and_keeps_both_answers(client
             client, question=FLIGHT, title="Flight", metadata={"next": {"title": "Who flies", "schema": passengers}}
         )
         form_id = structured(asked)["formId"]
-        first = await client.call_tool("submit_form", {"formId": form_id, "data": ANSWER}, meta=ALICE)
+        first = await client.call_tool("submit_form", keyed({"formId": form_id, "data": ANSWER}), meta=ALICE)
         halfway = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
-        second = await client.call_tool("submit_form", {"formId": form_id, "data": {"adults": 2}}, meta=ALICE)
+        second = await client.call_tool("submit_form", keyed({"formId": form_id, "data": {"adults": 2}}), meta=ALICE)
         done = await client.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
 
     assert structured(asked)["metadata"]["steps"] == 2
@@ -234,7 +240,7 @@ async def test_every_result_with_a_form_to_draw_carries_the_value_step_bound_the
     async with client:
         asked = await ask(client, question=FLIGHT, metadata={"next": {"title": "Who flies", "schema": passengers}})
         form_id = structured(asked)["formId"]
-        first = await client.call_tool("submit_form", {"formId": form_id, "data": ANSWER}, meta=ALICE)
+        first = await client.call_tool("submit_form", keyed({"formId": form_id, "data": ANSWER}), meta=ALICE)
 
     assert structured(first)["next"]["title"] == "Who flies"
     for result in (asked, first):

@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 from mcp import Client
-from served_tools import SERVED_TOOLS
+from served_tools import SERVED_TOOLS, USER_TOOLS
 from servers import serve
 from widget_mcp.wiring import Core, build_app
 
@@ -27,7 +27,8 @@ async def test_the_official_client_lists_reads_and_calls_over_http(base_url: str
         resources = [str(r.uri) for r in (await client.list_resources()).resources]
         html = (await client.read_resource(uri)).contents[0]
         result = await client.call_tool("display_demo", {"message": "over the wire"}, meta={"openai/subject": "v1/b"})
-    assert tools == SERVED_TOOLS
+    # A 2026-07-28 client that does not declare the MCP Apps extension is not listed the app-only tools.
+    assert tools == (SERVED_TOOLS if mode == "legacy" else USER_TOOLS)
     assert uri in resources
     assert html.mime_type == "text/html;profile=mcp-app"
     assert result.structured_content == {"message": "over the wire", "length": 13, "words": 3}

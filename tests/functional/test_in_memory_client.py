@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
-from served_tools import SERVED_TOOLS
+from served_tools import SERVED_TOOLS, USER_TOOLS
 from widget_mcp.server import build_server
 from widget_mcp.wiring import Core
 
@@ -117,9 +117,13 @@ async def test_invalid_arguments_come_back_as_a_tool_error_the_model_can_fix(cli
     )
 
 
-async def test_the_modern_stateless_protocol_serves_the_same_tools(core: Core) -> None:
+async def test_the_modern_stateless_protocol_serves_the_same_tools_but_the_app_only_ones_to_a_client_without_widgets(
+    core: Core,
+) -> None:
     async with Client(build_server(core.runtime), mode="2026-07-28") as client:
         result = await client.call_tool("display_demo", {"message": "hi"})
         names = [t.name for t in (await client.list_tools()).tools]
-    assert names == SERVED_TOOLS
+    # The client declares no MCP Apps extension: only a model could call the app-only tools there.
+    assert names == USER_TOOLS
+    assert USER_TOOLS != SERVED_TOOLS
     assert result.structured_content == {"message": "hi", "length": 2, "words": 1}

@@ -12,6 +12,7 @@ from typing import Any
 import botocore.endpoint
 import pytest
 from dynamodb_probe import client_for, moto_dynamodb
+from form_keys import keep_key, keyed
 from mcp import Client
 from mcp_types import CallToolResult, TextContent
 from storage_faults import (
@@ -177,12 +178,12 @@ async def test_a_form_answer_whose_save_keeps_failing_leaves_the_form_unanswered
     client: Client, faults: FaultInjector, backoff: list[float]
 ) -> None:
     async with client:
-        form_id = structured(await client.call_tool("ask_question", {"question": FORM}, meta=ALICE))["formId"]
+        form_id = structured(keep_key(await client.call_tool("ask_question", {"question": FORM}, meta=ALICE)))["formId"]
         faults.clear()
         # The answer completes the form, so the form and its owner's ledger (its place given back) are written in
         # one transaction.
         faults.plan("TransactWriteItems", THROTTLING.action)
-        answer = {"formId": form_id, "data": {"name": "Ada"}}
+        answer = keyed({"formId": form_id, "data": {"name": "Ada"}})
 
         failed = await client.call_tool("submit_form", answer, meta=ALICE)
 
@@ -235,13 +236,13 @@ async def test_a_form_answer_beaten_by_a_different_answer_is_refused_and_the_fir
     client: Client, faults: FaultInjector, moto_url: str
 ) -> None:
     async with client:
-        form_id = structured(await client.call_tool("ask_question", {"question": FORM}, meta=ALICE))["formId"]
+        form_id = structured(keep_key(await client.call_tool("ask_question", {"question": FORM}, meta=ALICE)))["formId"]
         rival = FormService(FormRepository(DynamoDbDocumentStore(client_for(moto_url), TABLE)))
         faults.clear()
         rivals = before(lambda: rival.submit(OWNER, form_id, {"name": "Grace"}, None))
         faults.plan("TransactWriteItems", rivals, times=1)  # the answer and the place it gives back, together
 
-        refused = await client.call_tool("submit_form", {"formId": form_id, "data": {"name": "Ada"}}, meta=ALICE)
+        refused = await client.call_tool("submit_form", keyed({"formId": form_id, "data": {"name": "Ada"}}), meta=ALICE)
 
         assert (refused.is_error, error_of(refused)["code"]) == (True, "already_answered")
         assert faults.attempts["TransactWriteItems"] == 1
@@ -298,11 +299,13 @@ async def test_a_form_answer_whose_save_answer_was_lost_is_stored_once_and_repor
     client: Client, faults: FaultInjector, backoff: list[float]
 ) -> None:
     async with client:
-        form_id = structured(await client.call_tool("ask_question", {"question": FORM}, meta=ALICE))["formId"]
+        form_id = structured(keep_key(await client.call_tool("ask_question", {"question": FORM}, meta=ALICE)))["formId"]
         faults.clear()
         faults.plan("TransactWriteItems", answer_lost, times=1)  # the answer and the place it gives back, together
 
-        answered = await client.call_tool("submit_form", {"formId": form_id, "data": {"name": "Ada"}}, meta=ALICE)
+        answered = await client.call_tool(
+            "submit_form", keyed({"formId": form_id, "data": {"name": "Ada"}}), meta=ALICE
+        )
 
         assert (answered.is_error, structured(answered)["data"]) == (False, {"name": "Ada"})
         assert faults.attempts["TransactWriteItems"] == 2

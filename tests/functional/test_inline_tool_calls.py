@@ -43,8 +43,11 @@ class LoopSeen(BaseModel):
     running: bool
 
 
-# Capability ids the apps hand out, the same sequence for each endpoint, so both stores hold the same state.
-GAME, FORM = "inlinegame00000000000001", "inlineform00000000000002"
+# Capability ids (and the form's answer key) the apps hand out, the same sequence for each endpoint, so both stores
+# hold the same state.
+GAME, FORM, KEY = "inlinegame00000000000001", "inlineform00000000000002", "inlinekey000000000000003"
+# ChatGPT's display signal: the form is shown as a widget, which answers it with its key (toolkit/client_surface.py).
+WIDGET_HOST = {"openai/locale": "en-US"}
 
 
 def _endpoint(inline: bool) -> tuple[McpEndpoint, ToolRuntime]:
@@ -67,8 +70,9 @@ def _no_metrics(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _fixed_ids(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The apps' capability ids (`secrets.token_urlsafe`) in a fixed sequence: the game's, then the form's."""
-    ids = itertools.cycle([GAME, FORM])
+    """The apps' capability ids (`secrets.token_urlsafe`) in a fixed sequence: the game's, then the form's answer
+    key (drawn before the form is stored), then the form's."""
+    ids = itertools.cycle([GAME, KEY, FORM])
     monkeypatch.setattr("secrets.token_urlsafe", lambda nbytes=None: next(ids))
 
 
@@ -108,9 +112,14 @@ def corpus() -> list[dict[str, Any]]:
         call("chess_list_games", {}, {"openai/subject": "alice"}),
         call("chess_resign", {"gameId": GAME}),
         call("chess_move", {"gameId": GAME, "move": "d5"}),  # game over
-        call("ask_question", {"question": FLIGHT, "title": "Trip"}),
-        call("submit_form", {"formId": FORM, "data": {"destinationCity": "Oslo"}}),  # app-only; a field missing
-        call("submit_form", {"formId": FORM, "data": {"destinationCity": "Oslo", "departureDate": "2026-12-01"}}),
+        call("ask_question", {"question": FLIGHT, "title": "Trip"}, WIDGET_HOST),
+        call("submit_form", {"formId": FORM, "data": {"destinationCity": "Oslo"}}),  # app-only, and without the key
+        call("submit_form", {"formId": FORM, "data": {"destinationCity": "Oslo"}, "answerKey": KEY}, WIDGET_HOST),
+        call(  # a field missing, then the answer
+            "submit_form",
+            {"formId": FORM, "data": {"destinationCity": "Oslo", "departureDate": "2026-12-01"}, "answerKey": KEY},
+            WIDGET_HOST,
+        ),
         call("get_form_response", {"formId": FORM}),
         call("ask_question", {"question": "{not json"}),  # an invalid schema: dgui_error
         {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 1}},

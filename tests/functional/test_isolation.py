@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from dynamodb_probe import client_for, moto_dynamodb
+from form_keys import keep_key, keyed
 from mcp import Client
 from mcp_types import CallToolResult
 from storage_faults import CONNECT_TIMEOUT, FaultInjector
@@ -144,8 +145,9 @@ async def test_a_caller_without_identity_plays_and_answers_by_unguessable_ids_ke
         shown = await client.call_tool("chess_show_game", {"gameId": game_id}, meta=meta)
         listed = await client.call_tool("chess_list_games", {}, meta=meta)
         resigned = await client.call_tool("chess_resign", {"gameId": game_id}, meta=meta)
-        form_id = structured(await client.call_tool("ask_question", {"question": FORM}, meta=meta))["formId"]
-        answered = await client.call_tool("submit_form", {"formId": form_id, "data": {"name": "Ada"}}, meta=meta)
+        asked = keep_key(await client.call_tool("ask_question", {"question": FORM}, meta=meta))
+        form_id = structured(asked)["formId"]
+        answered = await client.call_tool("submit_form", keyed({"formId": form_id, "data": {"name": "Ada"}}), meta=meta)
         response = await client.call_tool("get_form_response", {"formId": form_id}, meta=meta)
         alices_list = await client.call_tool("chess_list_games", {}, meta=ALICE)
 

@@ -114,3 +114,20 @@ async def test_with_sign_in_on_a_forged_access_token_is_refused_with_the_same_ad
     answer = await tools.chess_new_game(__user__=_user(integration, "owui-user-3", forged), __event_emitter__=None)
     assert set(answer) == {"error", "code"}, answer
     assert "ACCESS_TOKEN" in answer["error"]
+
+
+async def test_a_signed_in_user_is_asked_with_the_form_widget_and_its_key_never_with_the_text_for_clients_without_it(
+    tools: Any, integration: ModuleType, banner_token: str
+) -> None:
+    # The user's access token, not the host token, names them: only the MCP Apps extension the integration declares
+    # on every request says it shows widgets.
+    user = _user(integration, "owui-user-4", banner_token)
+    question = {"type": "object", "properties": {"city": {"type": "string", "title": "City"}}, "required": ["city"]}
+    page, for_model = await tools.ask_question(question=question, title="Trip", __user__=user, __event_emitter__=None)
+
+    assert for_model["content"].startswith("Showing a form: Trip."), for_model["content"]
+    assert "cannot show forms" not in for_model["content"]
+    assert "record_form_answer" not in for_model["content"]
+    # The embed hands its widget the result, with the answer key only the widget sends back.
+    config = _embed_config(page.body.decode())
+    assert config["toolResult"]["_meta"]["dgui_answer_key"], config["toolResult"]["_meta"]

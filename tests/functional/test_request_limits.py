@@ -90,6 +90,7 @@ async def test_an_escaped_surrogate_pair_is_one_character_and_is_answered_as_utf
 VALIDATOR_CAPS: dict[tuple[str, str], Any] = {
     ("ask_question", "metadata"): {"note": "n" * MAX_METADATA_BYTES},
     ("submit_form", "data"): {"name": "n" * MAX_ANSWER_BYTES},
+    ("record_form_answer", "data"): {"name": "n" * MAX_ANSWER_BYTES},
 }
 
 

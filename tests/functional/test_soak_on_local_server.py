@@ -14,6 +14,7 @@ from typing import Any
 import anyio
 import boto3
 import pytest
+from form_keys import SHOWS_WIDGETS, keep_key, keyed
 from mcp import Client
 from mcp_types import CallToolResult
 from tool_results import error_of, structured
@@ -213,12 +214,13 @@ async def test_eight_clients_submitting_one_form_at_once_store_exactly_one_answe
     quiet_server: LocalServer,
 ) -> None:
     url, subject = f"{quiet_server.base}/mcp", "soak-forms"
-    me = {"openai/subject": subject}
+    # As ChatGPT calls: the form is shown in its widget, which answers with the key it got (in either era).
+    me = {"openai/subject": subject, **SHOWS_WIDGETS}
     outcomes: Counter[str] = Counter()
     rounds = 12
     for round_no in range(rounds):
         async with Client(url, mode="legacy") as asker:
-            form_id = structured(await asker.call_tool("ask_question", {"question": FORM}, meta=me))["formId"]
+            form_id = structured(keep_key(await asker.call_tool("ask_question", {"question": FORM}, meta=me)))["formId"]
         shared = {"name": f"shared {round_no}", "seats": 2}
         # Half the clients send the same answer; the others each send their own.
         subs = [Submission(n, shared if n % 2 == 0 else {"name": f"client {n}", "seats": n}) for n in range(CLIENTS)]
@@ -226,7 +228,7 @@ async def test_eight_clients_submitting_one_form_at_once_store_exactly_one_answe
         def submit(sub: Submission, form_id: str = form_id) -> Any:
             async def job() -> None:
                 async with Client(url, mode=MODES[sub.client % 2]) as client:  # type: ignore[arg-type]
-                    args = {"formId": form_id, "data": sub.data}
+                    args = keyed({"formId": form_id, "data": sub.data})
                     sub.result = await client.call_tool("submit_form", args, meta=me)
 
             return job

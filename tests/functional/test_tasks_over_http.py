@@ -192,6 +192,9 @@ def test_the_tool_list_says_which_tools_run_as_tasks_and_discovery_advertises_th
     discovered = result(rpc(base_url, "server/discover", {}))
 
     for name, spec in core.runtime.tools.items():
+        if name not in listed:  # app-only, and this client declares no MCP Apps extension
+            assert spec.visibility == "private", name
+            continue
         if spec.task_support == "forbidden":
             assert "execution" not in listed[name]
         else:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis import strategies as st
@@ -74,6 +74,8 @@ class Pools:
 
     game_ids: list[str]
     form_ids: list[str]
+    # The answer key each seeded form's widget got, by form id: fuzzed answers reach the checks past the key.
+    answer_keys: dict[str, str] = field(default_factory=dict)
 
 
 SAN_AND_UCI = ["e4", "e2e4", "Nf3", "g1f3", "O-O", "O-O-O", "e8=Q", "e7e8q", "Kxe8", "a1a1", "0000", "e9", "Qh4#"]
@@ -182,6 +184,25 @@ def _answers() -> st.SearchStrategy[Any]:
     return _wrong(flight | large | json_objects | st.integers(1, 60).map(lambda d: {"deep": nested(d)}))
 
 
+def _with_answer_keys(arguments: st.SearchStrategy[Any], keys: dict[str, str]) -> st.SearchStrategy[Any]:
+    """submit_form's arguments, mostly with an answer key: the form's own (as its widget sends it), another form's,
+    or a made-up or over-long one."""
+
+    @st.composite
+    def build(draw: st.DrawFn) -> Any:
+        args = draw(arguments)
+        if not isinstance(args, dict) or not draw(st.integers(0, 3)):
+            return args
+        form_id = args.get("formId")
+        own = keys.get(form_id) if isinstance(form_id, str) else None
+        choices = [st.just(own)] * 3 if own else []
+        choices += [st.sampled_from(sorted(keys.values()))] if keys else []
+        args["answerKey"] = draw(st.one_of(*choices, _wrong(_length_edges(64) | _length_edges(24))))
+        return args
+
+    return build()
+
+
 def tool_arguments(pools: Pools) -> dict[str, st.SearchStrategy[Any]]:
     """A strategy per served tool for its `arguments`, schema-shaped but often wrong."""
     game_id = _ids(pools.game_ids)
@@ -223,7 +244,11 @@ def tool_arguments(pools: Pools) -> dict[str, st.SearchStrategy[Any]]:
                 "metadata": _metadata(),
             }
         ),
-        "submit_form": _arguments(
+        "submit_form": _with_answer_keys(
+            _arguments({"formId": form_id, "data": _answers(), "step": _wrong(st.integers(-1, 11) | st.just(10**30))}),
+            pools.answer_keys,
+        ),
+        "record_form_answer": _arguments(
             {"formId": form_id, "data": _answers(), "step": _wrong(st.integers(-1, 11) | st.just(10**30))}
         ),
         "get_form_response": _arguments({"formId": form_id}),
@@ -245,6 +270,8 @@ def request_meta(*, modern: bool) -> st.SearchStrategy[Any]:
             meta["io.modelcontextprotocol/user"] = draw(_wrong(st.sampled_from([{"id": "fuzz-carol"}, "fuzz-dave"])))
         if draw(st.integers(0, 4)) == 0:
             meta["openai/userLocation"] = draw(json_values)
+        if draw(st.integers(0, 2)) == 0:  # ChatGPT's display signal: forms shown as widgets, answered with keys
+            meta["openai/locale"] = draw(_wrong(st.sampled_from(["en-US", ""])))
         if draw(st.integers(0, 6)) == 0:
             meta[draw(unicode_text)] = draw(json_values)
         if modern:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from form_keys import SHOWS_WIDGETS, answer_key
 from fuzz_strategies import FLIGHT, SUBJECTS, Pools, nested_steps
 
 SAMPLES = Path(__file__).resolve().parent.parent / "events"
@@ -123,18 +124,19 @@ def host_from_allowlist(patterns: tuple[str, ...]) -> str:
 
 
 def call_tool(target: LambdaTarget | HttpTarget, name: str, arguments: dict[str, Any], subject: str) -> dict[str, Any]:
+    """The whole result of a call that must succeed, made as `subject` in ChatGPT (whose forms are widgets)."""
     message = {
         "jsonrpc": "2.0",
         "id": 1,
         "method": "tools/call",
-        "params": {"name": name, "arguments": arguments, "_meta": {"openai/subject": subject}},
+        "params": {"name": name, "arguments": arguments, "_meta": {"openai/subject": subject, **SHOWS_WIDGETS}},
     }
     headers = {"host": target.host, "content-type": "application/json", "accept": "application/json"}
     answer = target.send("POST", "/mcp", headers, json.dumps(message).encode())
     assert answer.status == 200, answer
     result: dict[str, Any] = json.loads(answer.body)["result"]
     assert not result.get("isError"), result
-    return result["structuredContent"]
+    return result
 
 
 def seed(target: LambdaTarget | HttpTarget) -> Pools:
@@ -142,9 +144,13 @@ def seed(target: LambdaTarget | HttpTarget) -> Pools:
     pools = Pools([], [])
     for subject in SUBJECTS:
         for opponent in ("human", "engine"):
-            pools.game_ids.append(call_tool(target, "chess_new_game", {"opponent": opponent}, subject)["gameId"])
-        pools.form_ids.append(call_tool(target, "ask_question", {"question": FLIGHT}, subject)["formId"])
-        two_steps = {"question": FLIGHT, "metadata": nested_steps(1)}
-        pools.form_ids.append(call_tool(target, "ask_question", two_steps, subject)["formId"])
+            game = call_tool(target, "chess_new_game", {"opponent": opponent}, subject)
+            pools.game_ids.append(game["structuredContent"]["gameId"])
+        for form in ({"question": FLIGHT}, {"question": FLIGHT, "metadata": nested_steps(1)}):
+            asked = call_tool(target, "ask_question", form, subject)
+            pools.form_ids.append(asked["structuredContent"]["formId"])
+            key = answer_key(asked)
+            assert key is not None, "a form ChatGPT shows comes with its widget's answer key"
+            pools.answer_keys[asked["structuredContent"]["formId"]] = key
     target.pools = pools
     return pools

@@ -40,7 +40,7 @@ SIGN_IN = {
 
 # Runs in the fresh interpreter: the requests (JSON on stdin) one by one through the real handler, each with the
 # modules it newly imported. `TEMPLATE_URI` in an event becomes each template's URI in turn, `GAME_ID`/`FORM_ID`
-# the ids the earlier calls answered.
+# the ids the earlier calls answered, `ANSWER_KEY` the answer key the form came with (as its widget sends it).
 PROBE = """
 import json, sys
 requests = json.load(sys.stdin)
@@ -70,6 +70,8 @@ for kind, event in requests:
         for key, name in (("gameId", "GAME_ID"), ("formId", "FORM_ID")):
             if key in structured:
                 ids[name] = structured[key]
+        if "dgui_answer_key" in (result.get("_meta") or {}):
+            ids["ANSWER_KEY"] = result["_meta"]["dgui_answer_key"]
         report.append({"kind": kind, "status": reply["statusCode"], "error": result.get("isError", False),
                        "imported": imported})
 print(json.dumps(report))
@@ -134,7 +136,10 @@ def _first_requests(sign_in: bool) -> list[tuple[str, dict[str, Any]]]:
             ("chess_move", _call("chess_move", {"gameId": "GAME_ID", "move": "e4"}, ALICE)),
             ("chess_list_games", _call("chess_list_games", {}, ALICE)),
             ("ask_question", _call("ask_question", {"question": FORM}, ALICE)),
-            ("submit_form", _call("submit_form", {"formId": "FORM_ID", "data": {"city": "Oslo"}}, ALICE)),
+            (
+                "submit_form",
+                _call("submit_form", {"formId": "FORM_ID", "data": {"city": "Oslo"}, "answerKey": "ANSWER_KEY"}, ALICE),
+            ),
         ]
     return requests
 

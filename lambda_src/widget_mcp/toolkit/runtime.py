@@ -15,6 +15,7 @@ from widget_mcp.storage.documents import StoreUnavailable
 from widget_mcp.toolkit.bundles import BundleManifest
 from widget_mcp.toolkit.call import CallerClient, Notify, PromptCall, ResourceChanges, SourceLookup, ToolCall
 from widget_mcp.toolkit.catalog import Catalog
+from widget_mcp.toolkit.client_surface import AppOnly, shows_widgets
 from widget_mcp.toolkit.errors import DeclarationError, ToolError
 from widget_mcp.toolkit.failures import INTERNAL_ERROR_CODE, InvalidArguments, error_result
 from widget_mcp.toolkit.id_sources import check_id_sources, declared_id
@@ -222,6 +223,8 @@ class ToolRuntime:
         try:
             try:
                 call.admit()  # every call, before its arguments are read: a caller past its limit costs no work
+                if spec.visibility == "private" and shows_widgets(call.client, call.request_meta, principal) is False:
+                    raise AppOnly(name)
                 result = await self._run(spec, arguments, call)
             except Backgrounded:
                 assert call.tasks is not None

@@ -1,12 +1,15 @@
 """A DGUI form as a host shows it, in any client of the matrix: asked, answered wrongly (refused with the reason,
-as an error result with its sentence), then rightly, and read back. In a host that shows the server's forms as its
-own (elicitation) and no widget, the form is asked there and answered, declined, cancelled or refused; a host that
-shows widgets gets the widget's form even though it could elicit."""
+as an error result with its sentence), then rightly, and read back: from its widget, with the answer key the form
+came with, where the client may show widgets; else, the client being known to show none, in chat, the model
+recording what the user said with record_form_answer. In a host that shows the server's forms as its own
+(elicitation) and no widget, the form is asked there and answered, declined, cancelled or refused; a host that
+shows widgets gets the widget's form even though it could elicit, and only the widget's key answers it."""
 
 from __future__ import annotations
 
 from client_plan import output_schema, schema_errors
 from client_session import ClientSession
+from form_keys import answer_key, keyed
 from widget_mcp.transport.resumption import FIRST_RETRY_MS
 
 QUESTION = {
@@ -24,14 +27,21 @@ def play(client: ClientSession) -> None:
     asked = client.succeeds("ask_question", {"question": QUESTION, "title": "Your stay"})
     form = asked.structured["formId"]
     assert (asked.structured["type"], asked.structured["schema"]) == ("dgui_form", QUESTION), asked.structured
+    key = answer_key(asked.result)
+    # A client known to show no widget is told so, with every field, and gets no key; one that may show it, a key.
+    assert (key is None) == client.hides_app_tools, f"{asked.where}: answer key {key!r}"
+    if client.hides_app_tools:
+        assert "cannot show forms" in asked.narration, asked.narration
+        assert "- nights" in asked.narration, asked.narration
+    tool = "record_form_answer" if client.hides_app_tools else "submit_form"
 
     pending = client.succeeds("get_form_response", {"formId": form})
     assert pending.structured["type"] == "dgui_pending", pending.structured
 
-    wrong = client.fails("submit_form", {"formId": form, "data": {"city": "Lisbon", "nights": 0}}, "invalid_answer")
+    wrong = client.fails(tool, keyed({"formId": form, "data": {"city": "Lisbon", "nights": 0}}), "invalid_answer")
     assert "nights" in wrong.text.lower() or "Nights" in wrong.text, wrong.text
 
-    answered = client.succeeds("submit_form", {"formId": form, "data": {"city": "Lisbon", "nights": 3}})
+    answered = client.succeeds(tool, keyed({"formId": form, "data": {"city": "Lisbon", "nights": 3}}))
     assert (answered.structured["type"], answered.structured["complete"]) == ("dgui_response", True)
 
     read = client.succeeds("get_form_response", {"formId": form})
@@ -104,5 +114,12 @@ def play_with_widgets(host: ClientSession) -> None:
     assert shown.asked == [], f"{shown.where}: a host that shows widgets was asked {shown.asked}"
     assert shown.structured["type"] == "dgui_form", shown.structured
     assert "dgui_response" not in shown.meta, shown.meta
-    pending = host.succeeds("get_form_response", {"formId": shown.structured["formId"]})
+    assert shown.narration.startswith("Showing a form: Your stay."), shown.narration
+    form = shown.structured["formId"]
+    pending = host.succeeds("get_form_response", {"formId": form})
     assert pending.structured["type"] == "dgui_pending", pending.structured
+    # The model, which has no key, cannot answer for the user; the widget, with the one the form came with, can.
+    host.fails("submit_form", {"formId": form, "data": STAY}, "answer_key_invalid")
+    host.fails("record_form_answer", {"formId": form, "data": STAY}, "answered_in_form")
+    answered = host.succeeds("submit_form", {"formId": form, "data": STAY, "answerKey": answer_key(shown.result)})
+    assert (answered.structured["type"], answered.structured["data"]) == ("dgui_response", STAY), answered.structured

@@ -34,6 +34,8 @@ interface Props {
   saved: Saved | null;
   /** The server's bound per level the first step was drawn to (payload.ts, drawingSteps). */
   valueSteps: number;
+  /** The form's answer key, from its result's `_meta` (payload.ts, answerKeyOf); undefined: none was given. */
+  answerKey?: string;
 }
 
 const REQUIRED = "This field is required.";
@@ -73,7 +75,7 @@ function completeSemantics(root: HTMLElement): void {
 
 type FocusNext = "error" | "title" | "sent" | null;
 
-export function FormApp({ host, initial, saved, valueSteps }: Props): ReactNode {
+export function FormApp({ host, initial, saved, valueSteps, answerKey }: Props): ReactNode {
   const resumed = saved && saved.formId === initial.formId ? saved : null;
   const [form, setForm] = useState<FormPayload>(resumed?.form ?? initial);
   const [phase, setPhase] = useState<Phase>(resumed?.complete ? "sent" : "ready");
@@ -133,7 +135,9 @@ export function FormApp({ host, initial, saved, valueSteps }: Props): ReactNode 
     setNotice(null);
     let result: ToolResult;
     try {
-      result = await host.callTool("submit_form", { formId: form.formId, data: formData, step: form.step });
+      // The key came with the form's own result: later results (whose `_meta` some hosts drop) need not carry it.
+      const args = { formId: form.formId, data: formData, step: form.step, ...(answerKey ? { answerKey } : {}) };
+      result = await host.callTool("submit_form", args);
     } catch (error) {
       setNotice({ code: "bridge", message: `Could not send the answers: ${String(error)}`, fields: {} });
       setPhase("error");

@@ -9,7 +9,7 @@ import { createRoot, type Root } from "react-dom/client";
 import { startWidget, type Host, type ToolResult } from "../shared/bridge";
 import { el, isRecord } from "../shared/dom";
 import { FormApp, type Saved } from "./app";
-import { drawingSteps, parseError, parseForm } from "./payload";
+import { answerKeyOf, drawingSteps, parseError, parseForm } from "./payload";
 
 const container = document.getElementById("root");
 let reactRoot: Root | null = null;
@@ -42,7 +42,8 @@ function show(root: HTMLElement, host: Host, result: ToolResult): void {
   root.replaceChildren();
   reactRoot = createRoot(root);
   const saved = savedState(host, valueSteps);
-  reactRoot.render(createElement(FormApp, { key: form.formId, host, initial: form, saved, valueSteps }));
+  const answerKey = answerKeyOf(result._meta);
+  reactRoot.render(createElement(FormApp, { key: form.formId, host, initial: form, saved, valueSteps, answerKey }));
   requestAnimationFrame(() => performance.mark("wm:form-rendered"));
 }
 

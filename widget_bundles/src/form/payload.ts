@@ -27,6 +27,15 @@ export interface FormPayload {
 /** What the form shows when the server refused: the code and sentence, and a message per field where it gave some. */
 export type DguiError = ToolFailure;
 
+/** The `_meta` key of the form's answer key: submit_form takes the answers only with it. Hosts hand `_meta` to the
+ * widget and not to the model; the widget keeps it in memory only (never in widgetState, which the model reads). */
+export const ANSWER_KEY = "dgui_answer_key";
+
+export function answerKeyOf(meta: unknown): string | undefined {
+  const key = isRecord(meta) ? meta[ANSWER_KEY] : undefined;
+  return typeof key === "string" && key.length <= 64 ? key : undefined;
+}
+
 /** The `_meta` key under which the server says which bounds a form was accepted under. */
 export const LIMITS_KEY = "dgui_limits";
 

@@ -1,6 +1,9 @@
 // A minimal MCP client over the local server's POST /mcp (stateless JSON responses), acting as a host would.
 // What identity it sends is the emulated host's (hosts.ts): `_meta` keys added to every tools/call (ChatGPT's
 // `openai/subject`), an `Authorization: Bearer` token (signed in), or nothing at all (an MCP Apps host).
+// It speaks MCP 2026-07-28, whose every request carries the client's capabilities: it declares the MCP Apps
+// extension, since it shows widgets as every host it emulates does, so forms come as widgets (never the text
+// fallback of a client that cannot show them) and app-only tools stay listed.
 
 import { isRecord } from "../shared/dom";
 
@@ -31,10 +34,36 @@ export function useIdentity(next: Identity): void {
 
 let nextId = 1;
 
+export const PROTOCOL_VERSION = "2026-07-28";
+const APPS_EXTENSION = "io.modelcontextprotocol/ui";
+/** What the playground says it is and can do, in every request's `_meta` (the 2026-07-28 envelope). */
+export const ENVELOPE: Record<string, unknown> = {
+  "io.modelcontextprotocol/protocolVersion": PROTOCOL_VERSION,
+  "io.modelcontextprotocol/clientInfo": { name: "widget-mcp-playground", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {
+    extensions: { [APPS_EXTENSION]: { mimeTypes: ["text/html;profile=mcp-app"] } },
+  },
+};
+
+/** The routing header naming what a request acts on: a tool's or a prompt's name, a resource's URI. */
+function routedName(params: Record<string, unknown>): string | undefined {
+  const named = params.name ?? params.uri;
+  return typeof named === "string" ? named : undefined;
+}
+
 async function post(method: string, params: Record<string, unknown>): Promise<Response> {
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": PROTOCOL_VERSION,
+    "mcp-method": method,
+  };
+  const name = routedName(params);
+  if (name !== undefined) headers["mcp-name"] = name;
   if (identity.token) headers.authorization = `Bearer ${identity.token}`;
-  return fetch("/mcp", { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }) });
+  const meta = isRecord(params._meta) ? params._meta : {};
+  const sent = { ...params, _meta: { ...meta, ...ENVELOPE } };
+  return fetch("/mcp", { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: sent }) });
 }
 
 export async function rpc(method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {

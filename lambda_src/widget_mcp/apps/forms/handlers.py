@@ -7,20 +7,24 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from widget_mcp.apps.forms.answer_keys import ANSWER_KEY_META, new_key, opens
+from widget_mcp.apps.forms.chat_fallback import RECORD_TOOL, chat_text
 from widget_mcp.apps.forms.domain import FormError, FormLimits, FormSession, InvalidAnswer
 from widget_mcp.apps.forms.elicitation import as_elicitation
 from widget_mcp.apps.forms.repository import FormRepository
-from widget_mcp.apps.forms.service import FormChanged, FormNotFound, FormService
+from widget_mcp.apps.forms.service import AnswerCheck, FormChanged, FormNotFound, FormService, NotAnswerable
 from widget_mcp.apps.forms.tools import MAX_ANSWER_BYTES, DguiError, FormPayload, ResponsePayload
 from widget_mcp.storage.documents import ItemOverBudget, QuotaFull, StoreBusy
 from widget_mcp.toolkit import ToolCall, ToolError, ToolResult
+from widget_mcp.toolkit.client_surface import elicits_forms, shows_widgets
 from widget_mcp.toolkit.errors import IdentityRequired, QuotaExceeded, RateLimited, TooLarge, TooManyAtOnce
 from widget_mcp.toolkit.ownership import StateOwner
 
 if TYPE_CHECKING:
-    from widget_mcp.apps.forms.tools import AskInput, FormIdInput, SubmitInput
+    from widget_mcp.apps.forms.tools import AskInput, ChatAnswerInput, FormIdInput, SubmitInput
     from widget_mcp.apps.registry import AppContext
 
 DGUI_VERSION = "0.1"
@@ -52,6 +56,21 @@ def limits_meta(limits: FormLimits) -> dict[str, Any]:
     return {LIMITS_KEY: {"valueSteps": limits.value_steps}}
 
 
+_WIDGET_ONLY = (
+    "submit_form is for the form's widget: it needs the answer key the widget received with the form. If the user "
+    f"answered in chat and this client could not show the form, record their answers with {RECORD_TOOL}."
+)
+_WRONG_KEY = "This answer key does not open this form; send the answers from the widget that showed it."
+_SHOWN = (
+    "Form {form_id!r} is shown to the user, who answers it there: their answers arrive from the form itself. Read "
+    "them with get_form_response; never answer for the user."
+)
+
+
+def _of(index: int, steps: int) -> str:
+    return f", step {index + 1} of {steps}" if steps > 1 else ""
+
+
 def _summary(data: dict[str, Any], limit: int = 400) -> str:
     text = "; ".join(f"{key}: {value}" for key, value in data.items())
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -71,7 +90,7 @@ def _dgui_errors() -> Iterator[None]:
         # JSON text nested thousands deep (in a schema string, or a step in metadata.next) overflows the parser.
         message = "Invalid JSON schema. It nests too deeply to read."
         raise ToolError(message, code="invalid_schema", structured=DguiError(message=message)) from None
-    except (FormNotFound, IdentityRequired, FormChanged) as exc:
+    except (FormNotFound, IdentityRequired, FormChanged, NotAnswerable) as exc:
         raise ToolError(str(exc), code=exc.code, structured=DguiError(message=str(exc))) from exc
     except ItemOverBudget as exc:
         raise _as_dgui(
@@ -105,33 +124,40 @@ class FormHandlers:
         return cls(FormService(repository, limits))
 
     def ask_question(self, args: AskInput, call: ToolCall) -> ToolResult:
-        native = self._native_form(args, call)
+        shows = shows_widgets(call.client, call.request_meta, call.principal)
+        native = self._native_form(args, call, shows)
         if isinstance(native, ToolResult):
             return native
         with _dgui_errors():
             owner = _owner(call)
             # A form the native path checked already (one elicitation cannot carry) is kept without a second check.
-            session = (
-                self.service.keep(owner, native)
-                if native is not None
-                else self.service.ask(owner, args.question, args.ui_schema, args.title, args.description, args.metadata)
+            draft = native or self.service.check(
+                args.question, args.ui_schema, args.title, args.description, args.metadata
             )
+            # The widget gets a key to answer with wherever it may be shown; the model may record answers given in
+            # chat wherever the form may not be.
+            key, hashed = new_key() if shows is not False else (None, None)
+            session = self.service.keep(owner, replace(draft, key_hash=hashed, in_chat=shows is not True))
         payload = form_payload(session, 0)
         steps = len(session.steps)
-        suffix = f" (step 1 of {steps})" if steps > 1 else ""
-        return ToolResult(
-            structured=payload,
-            narration=f"Showing a form: {payload.title or 'Please fill in'}{suffix}. Form id {session.form_id}.",
-            meta=limits_meta(self.service.limits),
-            widget_session_id=session.form_id,
-        )
+        meta = limits_meta(self.service.limits)
+        if key is not None:
+            meta[ANSWER_KEY_META] = key
+        if shows is True:
+            suffix = f" (step 1 of {steps})" if steps > 1 else ""
+            narration = f"Showing a form: {payload.title or 'Please fill in'}{suffix}. Form id {session.form_id}."
+        else:
+            narration = chat_text(
+                session.form_id, payload.title, payload.form_schema, maybe_shown=shows is None, step=_of(0, steps)
+            )
+        return ToolResult(structured=payload, narration=narration, meta=meta, widget_session_id=session.form_id)
 
-    def _native_form(self, args: AskInput, call: ToolCall) -> ToolResult | FormSession | None:
+    def _native_form(self, args: AskInput, call: ToolCall, shows: bool | None) -> ToolResult | FormSession | None:
         """In a host that shows no widget but can elicit, the form as the host's own (an input request): the first
         round asks, before anything is stored; the answering round stores the form and its answer. None when the
-        host shows widgets or cannot elicit; the checked form, not stored, when it is not one elicitation can carry
-        (see elicitation.py)."""
-        if call.client.shows_apps or not call.client.declares("elicitation") or not call.client.takes_input_requests:
+        host shows widgets or cannot elicit a form; the checked form, not stored, when it is not one elicitation can
+        carry (see elicitation.py)."""
+        if shows is True or not elicits_forms(call.client):
             return None
         with _dgui_errors():
             # The caller is admitted (its rate limit, its identity) before the form costs any checking; a form that
@@ -175,8 +201,22 @@ class FormHandlers:
         )
 
     def submit_form(self, args: SubmitInput, call: ToolCall) -> ToolResult:
+        def widget_with_key(session: FormSession) -> None:
+            if not opens(session.key_hash, args.answer_key):
+                raise NotAnswerable(_WIDGET_ONLY if args.answer_key is None else _WRONG_KEY, "answer_key_invalid")
+
+        return self._answer(args, call, widget_with_key)
+
+    def record_form_answer(self, args: ChatAnswerInput, call: ToolCall) -> ToolResult:
+        def asked_in_chat(session: FormSession) -> None:
+            if not session.in_chat:
+                raise NotAnswerable(_SHOWN.format(form_id=session.form_id), "answered_in_form")
+
+        return self._answer(args, call, asked_in_chat)
+
+    def _answer(self, args: SubmitInput | ChatAnswerInput, call: ToolCall, check: AnswerCheck) -> ToolResult:
         with _dgui_errors():
-            result = self.service.submit(_owner(call), args.form_id, args.data, args.step)
+            result = self.service.submit(_owner(call), args.form_id, args.data, args.step, check)
         session, steps = result.session, len(result.session.steps)
         answer = session.steps[result.step].answer or {}
         following = None if session.complete else form_payload(session, session.current)
@@ -195,6 +235,14 @@ class FormHandlers:
         if following is not None:
             narration += f" Next, step {session.current + 1} of {steps}: {following.title or 'more questions'}."
             meta = limits_meta(self.service.limits)
+            if call.tool == RECORD_TOOL:
+                narration += "\n" + chat_text(
+                    session.form_id,
+                    following.title,
+                    following.form_schema,
+                    maybe_shown=False,
+                    step=_of(session.current, steps),
+                )
         return ToolResult(structured=payload, narration=narration, meta=meta, widget_session_id=session.form_id)
 
     def get_form_response(self, args: FormIdInput, call: ToolCall) -> ToolResult:
@@ -216,4 +264,14 @@ class FormHandlers:
                 if session.current == 0
                 else (f"The user has answered {session.current} of {steps} steps so far.")
             )
+            if session.in_chat:
+                # Nobody may be able to show it: the model asks and records, rather than waiting.
+                step = session.steps[session.current]
+                narration += " " + chat_text(
+                    session.form_id,
+                    step.title,
+                    step.schema,
+                    maybe_shown=session.key_hash is not None,
+                    step=_of(session.current, steps),
+                )
         return ToolResult(structured=payload, narration=narration)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -27,6 +28,19 @@ class FormChanged(ValueError):
     def __init__(self, form_id: str) -> None:
         super().__init__(f"Form {form_id!r} changed while this answer was sent; show it again and resubmit.")
         self.form_id = form_id
+
+
+class NotAnswerable(ValueError):
+    """This caller may not answer this form: a widget's answer without the form's key, or the model recording an
+    answer to a form that was shown to the user."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+# Checks that the caller may answer a form (NotAnswerable otherwise), before its answer is read.
+AnswerCheck = Callable[[FormSession], None]
 
 
 @dataclass(frozen=True)
@@ -73,9 +87,13 @@ class FormService:
         """The session `ask` would store, checked the same way but not stored."""
         return FormSession.ask("unsaved", question, ui_schema, title, description, metadata, self._limits)
 
-    def submit(self, owner: StateOwner, form_id: str, data: object, step: int | None) -> Submitted:
+    def submit(
+        self, owner: StateOwner, form_id: str, data: object, step: int | None, check: AnswerCheck | None = None
+    ) -> Submitted:
         stored = self._load(owner, form_id)
         session = stored.session
+        if check is not None:
+            check(session)
         index, repeated = session.submit(data, step, self._limits)
         if repeated:
             return Submitted(session, index, repeated=True)

@@ -60,6 +60,14 @@ def _json_depth(value: object) -> int:
     return deepest
 
 
+def _answer_within_caps(value: dict[str, Any]) -> dict[str, Any]:
+    if _json_depth(value) > MAX_ANSWER_DEPTH:
+        raise ValueError(f"the answers may nest at most {MAX_ANSWER_DEPTH} levels deep")
+    if _json_size(value) > MAX_ANSWER_BYTES:
+        raise ValueError(f"the answers may be at most {MAX_ANSWER_BYTES // 1024} KB of JSON")
+    return value
+
+
 # A small form that works as it is: hosts and the playground offer it as the starting point.
 EXAMPLE_QUESTION: dict[str, Any] = {
     "type": "object",
@@ -119,15 +127,35 @@ class SubmitInput(BaseModel):
         examples=[{"name": "Ada", "rating": 5}],
     )
     step: int | None = Field(default=None, ge=0, le=10, description="The step answered (default: the current one).")
+    answer_key: str | None = Field(
+        default=None,
+        alias="answerKey",
+        max_length=64,
+        description="The answer key the form's widget received with the form (its result's _meta.dgui_answer_key).",
+    )
 
     @field_validator("data")
     @classmethod
     def _data_within_cap(cls, value: dict[str, Any]) -> dict[str, Any]:
-        if _json_depth(value) > MAX_ANSWER_DEPTH:
-            raise ValueError(f"the answers may nest at most {MAX_ANSWER_DEPTH} levels deep")
-        if _json_size(value) > MAX_ANSWER_BYTES:
-            raise ValueError(f"the answers may be at most {MAX_ANSWER_BYTES // 1024} KB of JSON")
-        return value
+        return _answer_within_caps(value)
+
+
+class ChatAnswerInput(BaseModel):
+    """record_form_answer's input: what the user said in chat, for a form their client could not show."""
+
+    model_config = ConfigDict(extra="forbid", validate_by_name=True, validate_by_alias=True)
+
+    form_id: str = _FORM_ID
+    data: dict[str, Any] = Field(
+        description="The user's answers by field name, exactly as they gave them in chat.",
+        examples=[{"name": "Ada", "rating": 5}],
+    )
+    step: int | None = Field(default=None, ge=0, le=10, description="The step answered (default: the current one).")
+
+    @field_validator("data")
+    @classmethod
+    def _data_within_cap(cls, value: dict[str, Any]) -> dict[str, Any]:
+        return _answer_within_caps(value)
 
 
 class FormIdInput(BaseModel):
@@ -229,7 +257,9 @@ def build_book(context: AppContext) -> ToolBook:
             "'date', enums, and 'required'); pass uiSchema hints for dates, text areas, radio buttons or "
             "checkboxes. The answers come back in the conversation, or through get_form_response with the formId. "
             "Forms are kept for days in this app's store: do not ask for passwords, payment card or bank details, "
-            "government ids or health information."
+            "government ids or health information. Where this client cannot show forms, the result says so and "
+            "lists the fields: ask in chat, then record the answers with record_form_answer. Never assume values "
+            "the user has not given."
         ),
         # A `dgui_form` to show; where the client asked the user natively, the answer (`dgui_response`) or, if the
         # user declined, a `dgui_pending` saying so.
@@ -239,7 +269,7 @@ def build_book(context: AppContext) -> ToolBook:
         destructive=True,
         open_world=False,
         invoking="Preparing a form…",
-        invoked="Form shown",
+        invoked="Form ready",
         widget=FORM,
     )
     def ask_question(args: AskInput, call: ToolCall) -> ToolResult:
@@ -269,6 +299,33 @@ def build_book(context: AppContext) -> ToolBook:
     )
     def submit_form(args: SubmitInput, call: ToolCall) -> ToolResult:
         return forms().submit_form(args, call)
+
+    @book.tool(
+        name="record_form_answer",
+        justify={
+            "read_only": "Stores the answers the user gave in chat to a form, so it writes state.",
+            "open_world": PRIVATE_FORMS,
+            "destructive": "Answers are final: an answered step cannot be answered again with other data.",
+        },
+        ids=FORM_IDS,
+        sign_in=FORMS_SCOPE,
+        title="Record answers given in chat",
+        description=(
+            "Records the answers the user gave in chat to a form ask_question could not show in this client (its "
+            "result said so and listed the fields). They are checked against the form's schema like a form's own "
+            "answers; fix what it reports and call again. Only for such forms, and only with what the user said."
+        ),
+        output=ResponsePayload,
+        error_output=DguiError,
+        read_only=False,
+        destructive=True,
+        open_world=False,
+        idempotent=True,
+        invoking="Recording the answers…",
+        invoked="Answers recorded",
+    )
+    def record_form_answer(args: ChatAnswerInput, call: ToolCall) -> ToolResult:
+        return forms().record_form_answer(args, call)
 
     @book.tool(
         name="get_form_response",

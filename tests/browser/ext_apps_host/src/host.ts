@@ -99,9 +99,12 @@ function required(params: URLSearchParams, name: string): string {
 
 async function connectToServer(serverUrl: URL, era: string): Promise<{ client: Client; tools: Map<string, Tool> }> {
   // The TypeScript SDK speaks the 2025 handshake by default; the 2026-07-28 era is opted into by pinning it.
+  // It declares the MCP Apps extension, as the extension's hosts do (SEP-1865): the server then knows it shows
+  // widgets, so a form comes as its widget and the widget's app-only calls (submit_form) are served.
+  const capabilities = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: [RESOURCE_MIME_TYPE] } } };
   const client = new Client(
     IMPLEMENTATION,
-    era === MODERN_ERA ? { versionNegotiation: { mode: { pin: MODERN_ERA } } } : {},
+    era === MODERN_ERA ? { capabilities, versionNegotiation: { mode: { pin: MODERN_ERA } } } : { capabilities },
   );
   await client.connect(new StreamableHTTPClientTransport(serverUrl));
   record.era = client.getProtocolEra() ?? null;

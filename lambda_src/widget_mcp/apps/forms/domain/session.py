@@ -67,9 +67,15 @@ def _step(
 
 @dataclass
 class FormSession:
+    """Who may answer it: the widget that showed it, holding the answer key whose hash is `key_hash` (None: no
+    widget was given one), and the model, recording what the user said in chat, when `in_chat` (a client that
+    could not show the form)."""
+
     form_id: str
     steps: list[FormStep]
     metadata: dict[str, Any] = field(default_factory=dict)
+    key_hash: str | None = None
+    in_chat: bool = False
 
     @classmethod
     def ask(
@@ -148,8 +154,17 @@ class FormSession:
         return merged
 
     def to_record(self) -> dict[str, Any]:
-        return {"v": 1, "id": self.form_id, "steps": [s.to_record() for s in self.steps], "metadata": self.metadata}
+        return {
+            "v": 1,
+            "id": self.form_id,
+            "steps": [s.to_record() for s in self.steps],
+            "metadata": self.metadata,
+            "keyHash": self.key_hash,
+            "inChat": self.in_chat,
+        }
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> FormSession:
-        return cls(record["id"], [FormStep.from_record(s) for s in record["steps"]], record["metadata"])
+        # A form stored before answer keys has neither: nothing can answer it, and it expires with its TTL.
+        steps = [FormStep.from_record(s) for s in record["steps"]]
+        return cls(record["id"], steps, record["metadata"], record.get("keyHash"), bool(record.get("inChat", False)))
