@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import DevServer
+from browser_support import DevServer, settled
 from inspector_hosts import Inspector, loopback_context, mcp_use, mcpjam
 from playwright.sync_api import Browser, Frame, FrameLocator, Page, expect
 
@@ -47,18 +47,22 @@ def host_page(browser: Browser) -> Iterator[Page]:
         yield context.new_page()
 
 
-def play(view: FrameLocator, origin: str, target: str, ply_after: int) -> None:
-    view.locator(f'[data-square="{origin}"]').click()
-    view.locator(f'[data-square="{target}"]').click()
+def play(view: FrameLocator, frame: str, origin: str, target: str, ply_after: int) -> None:
+    """Each click once the host's frame (`frame`, its selector) stopped resizing to the widget's new height: a click
+    aimed meanwhile lands on another square (browser_support.settled)."""
+    page = view.owner.page
+    for square in (origin, target):
+        settled(page, frame)
+        view.locator(f'[data-square="{square}"]').click()
     expect(view.locator(".wm-chess")).to_have_attribute("data-ply", str(ply_after))
 
 
-def white_then_black(view: FrameLocator) -> None:
+def white_then_black(view: FrameLocator, frame: str) -> None:
     """e4 by white, then black's e5: the move a board that kept white's legal moves refuses."""
     expect(view.locator(".wm-chess")).to_have_attribute("data-ply", "0")
-    play(view, "e2", "e4", 1)
-    play(view, "e7", "e5", 2)
-    play(view, "g1", "f3", 3)
+    play(view, frame, "e2", "e4", 1)
+    play(view, frame, "e7", "e5", 2)
+    play(view, frame, "g1", "f3", 3)
     expect(view.locator('[data-square="e5"]')).to_have_attribute("data-piece", "bP")
 
 
@@ -88,7 +92,7 @@ def test_in_the_mcp_use_inspector_the_board_plays_white_then_black_from_inside_t
     host_page: Page, use: Inspector
 ) -> None:
     view = open_in_mcp_use(host_page, use, "chess_new_game")
-    white_then_black(view)
+    white_then_black(view, 'iframe[title="MCP App: chess_new_game"]')
     expect(host_page.locator(HOST_ERRORS)).to_have_count(0)
 
 
@@ -150,7 +154,7 @@ def test_in_mcpjam_the_board_plays_white_then_black_though_its_call_tool_drops_m
     frame = jam_frame(host_page, "chess_new_game")
     handed = frame.evaluate("async () => (await window.openai.callTool('chess_list_games', {}))._meta")
     assert handed is None
-    white_then_black(view)
+    white_then_black(view, 'iframe[title="OpenAI Component: chess_new_game"]')
     expect(host_page.locator(HOST_ERRORS)).to_have_count(0)
 
 
