@@ -123,6 +123,18 @@ $(CLIENT_ENVS)/%/.synced: tests/clients/python/%.txt | $(UV)
 
 clients: $(CLIENTS_NODE_DEPS) $(CLIENT_PYTHON_STAMPS)
 
+# The third-party widget hosts the browser layer drives (tests/browser/inspectors): the MCPJam and mcp-use inspectors,
+# locked, installed again only when the lock changes. No install scripts: none is needed to run them, and Sentry's
+# CLI would fetch a binary from outside npm.
+INSPECTORS := tests/browser/inspectors
+INSPECTORS_DEPS := $(INSPECTORS)/node_modules/.ci-stamp
+
+$(INSPECTORS_DEPS): $(INSPECTORS)/package-lock.json
+	@echo "==> installing the MCPJam and mcp-use inspectors into $(INSPECTORS)/node_modules (about 1.3 GB from the npm registry, once)"
+	npm ci --prefix $(INSPECTORS) --no-audit --no-fund --prefer-offline --ignore-scripts --loglevel=error \
+		|| $(call offline,installing the inspectors,the npm registry)
+	@touch $@
+
 # The Python clients' locks again from their pins (tests/clients/python/*.in): hashed, for any Python 3.11+.
 client-locks: | $(UV)
 	for pins in tests/clients/python/*.in; do \
@@ -156,7 +168,7 @@ typecheck: $(VENV)/.synced
 # Spread over one pytest-xdist worker per core (TEST_WORKERS=0: one process), a test file whole on one worker and
 # files that share a costly fixture together (tests/worker_groups.py).
 TEST_WORKERS ?= auto
-test: lint typecheck $(WIDGET_STAMP) $(EXT_APPS_HOST_STAMP) clients
+test: lint typecheck $(WIDGET_STAMP) $(EXT_APPS_HOST_STAMP) clients $(INSPECTORS_DEPS)
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --ignore=tests/openwebui
 
 # The README tutorial followed word for word in a copy (both ways: as written, and WIDGET=1), then the copy's own

@@ -81,14 +81,17 @@ class WidgetHost implements Host {
   }
 
   offers(feature: HostFeature): boolean {
-    return Boolean(this.app?.getHostCapabilities()?.[feature]) || typeof this.openai?.sendFollowUpMessage === "function";
+    // An MCP Apps host's hostCapabilities decide, even beside a window.openai: the mcp-use inspector puts a
+    // window.openai in its MCP Apps frames whose sendFollowUpMessage is ui/message, which that host refuses.
+    if (this.app) return Boolean(this.app.getHostCapabilities()?.[feature]);
+    return typeof this.openai?.sendFollowUpMessage === "function";
   }
 
   async sendMessage(text: string): Promise<boolean> {
     // Never sent to a host that did not offer it: one that lacks the method answers "Method not found".
-    if (this.app?.getHostCapabilities()?.message) await this.app.sendMessage({ role: "user", content: [{ type: "text", text }] });
-    else if (this.openai?.sendFollowUpMessage) await this.openai.sendFollowUpMessage({ prompt: text });
-    else return false;
+    if (!this.offers("message")) return false;
+    if (this.app) await this.app.sendMessage({ role: "user", content: [{ type: "text", text }] });
+    else await this.openai?.sendFollowUpMessage?.({ prompt: text });
     return true;
   }
 
