@@ -24,9 +24,9 @@ import chess
 from mcp import Client
 
 from bench.load_ledger import AcceptedAnswer, AcceptedMove, Ledger
-from bench.load_users import Connect, Tally, error_code, form_chain, position_of, step_schema
+from bench.load_users import Connect, Tally, answer_key, error_code, form_chain, position_of, step_schema
 
-OWNER = {"openai/subject": "load-hot-owner"}
+OWNER = {"openai/subject": "load-hot-owner", "openai/locale": "en-US"}
 MAX_PLIES = 40  # as make cost's game between two people: the game item stays within one write unit
 FORM_EVERY = 4  # users 3, 7, 11, … race on the form; the others on the game
 PARTITION_WCU_PER_SECOND = 1000  # DynamoDB's limit per partition (and 3,000 read units)
@@ -51,6 +51,7 @@ class Hot:
     game_id: str = ""
     form_id: str = ""
     form_step: int = 0
+    form_key: str | None = None
     games: int = 0
     forms: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -132,13 +133,14 @@ async def drive_hot(url: str, plan: HotPlan, connect: Connect = Client) -> tuple
             if hot.form_id == done_with:
                 asked = await call("ask_question", {"question": step_schema(0), "metadata": form_chain(1)})
                 hot.form_id, hot.form_step = asked.structured_content["formId"], 0
+                hot.form_key = answer_key(asked)
                 ledger.forms[hot.form_id] = OWNER["openai/subject"]
                 hot.forms += 1
 
     async def answer(call: Call, rng: random.Random, index: int) -> None:
-        form_id, step = hot.form_id, hot.form_step
+        form_id, step, key = hot.form_id, hot.form_step, hot.form_key
         data = {f"answer{step}": f"user{index}-{rng.getrandbits(32):x}"}
-        result = await call("submit_form", {"formId": form_id, "data": data, "step": step})
+        result = await call("submit_form", {"formId": form_id, "data": data, "step": step, "answerKey": key})
         content = result.structured_content or {}
         if not result.is_error:
             ledger.answers.append(AcceptedAnswer(form_id, step, data))

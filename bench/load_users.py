@@ -17,6 +17,7 @@ from typing import Any
 
 import chess
 from mcp import Client
+from widget_mcp.apps.forms.answer_keys import ANSWER_KEY_META
 
 from bench.load_ledger import AcceptedAnswer, AcceptedMove, Ledger, ReadBack
 
@@ -72,7 +73,8 @@ class User:
     ) -> None:
         self.index = index
         self.connect = connect
-        self.me = {"openai/subject": f"load-user-{index}"}
+        # A ChatGPT user: its subject, and the display signal with which forms are shown in their widget.
+        self.me = {"openai/subject": f"load-user-{index}", "openai/locale": "en-US"}
         self.url = url
         self.tally = tally
         self.ledger = ledger
@@ -179,6 +181,7 @@ class User:
         if asked.is_error:
             return
         form_id = asked.structured_content["formId"]
+        key = answer_key(asked)
         self.ledger.forms[form_id] = self.me["openai/subject"]
         for step in range(FORM_STEPS):
             data = {f"answer{step}": f"{token}-{step}"}
@@ -186,10 +189,17 @@ class User:
             def accepted(_: Any, step: int = step, data: dict[str, str] = data) -> None:
                 self.ledger.answers.append(AcceptedAnswer(form_id, step, data))
 
-            sent = await self.call(1, "submit_form", {"formId": form_id, "data": data, "step": step}, accepted)
+            answers = {"formId": form_id, "data": data, "step": step, "answerKey": key}
+            sent = await self.call(1, "submit_form", answers, accepted)
             if sent.is_error:
                 break
         await self.call(0, "get_form_response", {"formId": form_id})
+
+
+def answer_key(result: Any) -> str | None:
+    """The key the form's widget answers with (the result's `_meta`, as hosts hand it to the widget)."""
+    key = (result.meta or {}).get(ANSWER_KEY_META)
+    return key if isinstance(key, str) else None
 
 
 def step_schema(step: int) -> dict[str, Any]:

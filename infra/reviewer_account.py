@@ -38,11 +38,12 @@ TRIP_FORM = {
 }
 # What the reviewer finds signed in, as (tool, arguments) made in order; `{{field}}` is a field of the previous
 # result. The engine replies to the move, so the game stays in progress.
+SHOWS_WIDGETS = {"openai/locale": "en-US"}
 SEED: tuple[tuple[str, dict[str, Any]], ...] = (
     ("chess_new_game", {"opponent": "engine"}),
     ("chess_move", {"gameId": "{{gameId}}", "move": "e4"}),
     ("ask_question", {"question": NAME_FORM, "title": "Who are you?"}),
-    ("submit_form", {"formId": "{{formId}}", "data": {"name": "App Reviewer"}}),
+    ("submit_form", {"formId": "{{formId}}", "data": {"name": "App Reviewer"}, "answerKey": "{{answerKey}}"}),
     ("ask_question", {"question": TRIP_FORM, "title": "Your next trip"}),
 )
 
@@ -146,6 +147,7 @@ def _stored(deployment: Deployment, secrets_manager: Any) -> tuple[str | None, s
 async def seed(subject: str, table_name: str) -> tuple[str, ...]:
     """Makes SEED's calls as the verified user `subject` through the apps' tools on the deployment's table;
     answers `tool: what it made` per call."""
+    from widget_mcp.apps.forms.answer_keys import ANSWER_KEY_META
     from widget_mcp.settings import Settings
     from widget_mcp.wiring import build_core
 
@@ -156,11 +158,15 @@ async def seed(subject: str, table_name: str) -> tuple[str, ...]:
         filled = {
             k: seen.get(v[2:-2], v) if isinstance(v, str) and v.startswith("{{") else v for k, v in arguments.items()
         }
-        result = await core.runtime.call(tool, filled, None, "reviewer-account", subject=subject)
+        # As a host that shows widgets (ChatGPT's display signal): the form's widget answers with its answer key.
+        result = await core.runtime.call(tool, filled, SHOWS_WIDGETS, "reviewer-account", subject=subject)
         structured = result.get("structuredContent") or {}
         if result.get("isError"):
             raise RuntimeError(f"seeding {tool} failed: {json.dumps(result)[:300]}")
         seen.update(structured)
+        key = (result.get("_meta") or {}).get(ANSWER_KEY_META)
+        if isinstance(key, str):
+            seen["answerKey"] = key
         made.append(f"{tool}: {structured.get('gameId') or structured.get('formId') or 'done'}")
     return tuple(made)
 
