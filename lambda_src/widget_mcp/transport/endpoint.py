@@ -90,6 +90,7 @@ from widget_mcp.transport.resumption import (
     SuspendCall,
     TooManyRequests,
 )
+from widget_mcp.transport.session_listing import LISTED_BY_SESSION, listing_key
 from widget_mcp.transport.stream_gets import StreamGets
 from widget_mcp.transport.subscriptions import Subscriptions
 
@@ -597,7 +598,7 @@ class McpEndpoint:
             # A call's id rides in its stream's event ids: one too long for a header is not resumed (its client
             # gets `input_unsupported` if the tool asks).
             resumable = events is not None and len(json.dumps(rid)) <= MAX_RESUMABLE_ID_LENGTH
-            needs_session = resumable or method in SESSION_METHODS
+            needs_session = resumable or method in SESSION_METHODS or method in LISTED_BY_SESSION
             if self._streams is not None and needs_session and version == RESUMING_VERSION:
                 session = self._streams.session(headers.get("mcp-session-id"))
             exchange = _Exchange(
@@ -679,6 +680,7 @@ class McpEndpoint:
         key = None
         if self._answers is not None:
             key = self._answers.key(exchange.method, exchange.params, version=exchange.version, modern=exchange.modern)
+            key = listing_key(key, exchange.method, exchange.session)
             if (
                 key is not None
                 and exchange.method == "resources/read"
@@ -707,7 +709,8 @@ class McpEndpoint:
                     events=exchange.events,
                     session_capabilities=(
                         exchange.session.capabilities
-                        if exchange.session is not None and exchange.events is not None
+                        if exchange.session is not None
+                        and (exchange.events is not None or exchange.method in LISTED_BY_SESSION)
                         else None
                     ),
                     session_id=exchange.session.nonce if exchange.session is not None else None,
