@@ -32,9 +32,9 @@ def listing_key(key: Key | None, method: str, session: Session | None) -> Key | 
     """The cache key for this session's request: `key` itself, unless the session's client is known not to show
     widgets, whose answer (fewer tools) is kept apart."""
     capabilities = listing_capabilities(method, session)
-    if key is None or capabilities is None:
+    if key is None or session is None or capabilities is None:
         return key
-    if shows_widgets(CallerClient(capabilities=capabilities), None) is not False:
+    if shows_widgets(CallerClient(capabilities=capabilities, client_name=session.client_name), None) is not False:
         return key
     name, modern, version, params = key
     return (name + _NO_WIDGETS, modern, version, params)
