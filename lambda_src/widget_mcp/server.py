@@ -17,6 +17,7 @@ from mcp.server.lowlevel.server import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
     CLIENT_CAPABILITIES_META_KEY,
+    CLIENT_INFO_META_KEY,
     INVALID_PARAMS,
     INVALID_REQUEST,
     CallToolRequestParams,
@@ -154,12 +155,18 @@ def caller_client(ctx: ServerRequestContext[Any]) -> CallerClient:
     stateless = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
     if not stateless:
         info = ctx.request if isinstance(ctx.request, RequestInfo) else None
-        kept = info.session_capabilities if info is not None else None
-        if kept is not None:
-            return CallerClient(ctx.protocol_version, False, kept, resumable_stream=True)
+        if info is not None and info.session_capabilities is not None:
+            kept, name = info.session_capabilities, info.session_client
+            return CallerClient(ctx.protocol_version, False, kept, resumable_stream=True, client_name=name)
         return CallerClient(ctx.protocol_version, False, None)
-    capabilities = (ctx.meta or {}).get(CLIENT_CAPABILITIES_META_KEY)
-    return CallerClient(ctx.protocol_version, stateless, capabilities if isinstance(capabilities, dict) else None)
+    meta = ctx.meta or {}
+    capabilities = meta.get(CLIENT_CAPABILITIES_META_KEY)
+    client_info = meta.get(CLIENT_INFO_META_KEY)
+    name = client_info.get("name") if isinstance(client_info, dict) else None
+    name = name if isinstance(name, str) else None
+    return CallerClient(
+        ctx.protocol_version, stateless, capabilities if isinstance(capabilities, dict) else None, client_name=name
+    )
 
 
 def input_responses(responses: Mapping[str, Any] | None) -> dict[str, Any] | None:

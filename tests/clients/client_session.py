@@ -9,7 +9,7 @@ from typing import Any
 
 from client_driver import Driver
 from client_plan import SPECS, example_arguments, id_fields, output_schema, planning_hint, schema_errors
-from client_specs import STATELESS, ClientSpec
+from client_specs import ClientSpec
 from form_keys import answer_key, keyed
 from served_tools import SERVED_TOOLS
 from widget_mcp.apps.forms.chat_fallback import RECORD_TOOL
@@ -155,10 +155,10 @@ class ClientSession:
 
     @property
     def offered_tools(self) -> list[str]:
-        """The tools this client is listed, in order: app-only ones left out where the listing request itself says
-        the client shows no widget (a 2026-07-28 request carries its capabilities; a 2025-11-25 session's are read
-        for its calls only)."""
-        hidden = self.hides_app_tools and self.era == STATELESS
+        """The tools this client is listed, in order: app-only ones left out where the listing request says the
+        client shows no widget (a 2026-07-28 request carries its capabilities; a 2025-11-25 one names its session,
+        which keeps them)."""
+        hidden = self.hides_app_tools
         return [tool for tool in SERVED_TOOLS if not (hidden and SPECS[tool].visibility == "private")]
 
     def with_ids(self, tool: str, arguments: dict[str, Any], answer: Answer | None = None) -> dict[str, Any]:

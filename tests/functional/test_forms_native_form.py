@@ -144,6 +144,33 @@ async def test_a_declined_or_cancelled_native_form_is_pending_saying_what_the_us
     assert "action" not in stored.structured_content  # only the round the user refused says so
 
 
+@pytest.mark.parametrize("era", ["2026-07-28", "legacy"])
+async def test_a_declined_native_form_tells_the_model_to_ask_again_and_a_new_form_can_be_answered(
+    base_url: str, era: str
+) -> None:
+    host = Host({"city": "Oslo", "nights": 2}, action="decline")
+    async with Client(f"{base_url}/mcp", mode=era, elicitation_callback=host.elicit) as mcp:  # type: ignore[arg-type]
+        declined = await mcp.call_tool("ask_question", {"question": FLAT}, meta=ALICE)
+        form_id = (declined.structured_content or {})["formId"]
+        later = await mcp.call_tool("get_form_response", {"formId": form_id}, meta=ALICE)
+        invented = await mcp.call_tool("record_form_answer", {"formId": form_id, "data": host.content}, meta=ALICE)
+        host.action = "accept"  # the user changed their mind: the model asks again
+        again = await mcp.call_tool("ask_question", {"question": FLAT}, meta=ALICE)
+    # Each result the model reads names the way on (a new form), never a dead end or an answer made up.
+    for said in (narration_of(declined), narration_of(later), error_of(invented)["message"]):
+        assert "ask_question" in said
+        assert "do not record" in said
+    assert (later.structured_content or {})["type"] == "dgui_pending"
+    assert invented.is_error
+    assert error_of(invented)["code"] == "answered_in_form"
+    assert not again.is_error
+    assert again.structured_content is not None
+    assert again.structured_content["type"] == "dgui_response"
+    assert again.structured_content["data"] == host.content
+    assert again.structured_content["formId"] != form_id
+    assert len(host.asked) == 2
+
+
 async def test_a_native_answer_the_form_refuses_is_a_dgui_error(base_url: str) -> None:
     host = Host({"city": "x" * 50, "nights": 2})  # over the field's maxLength, which the host did not enforce
     async with Client(f"{base_url}/mcp", mode="2026-07-28", elicitation_callback=host.elicit) as mcp:

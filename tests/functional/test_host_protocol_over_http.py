@@ -11,7 +11,7 @@ import mcp_types
 import pytest
 from mcp import Client
 from pydantic import TypeAdapter
-from served_tools import SERVED_TOOLS, USER_TOOLS
+from served_tools import USER_TOOLS
 from servers import serve
 from widget_mcp.server import build_runtime, build_server
 from widget_mcp.settings import Settings
@@ -50,8 +50,9 @@ async def test_every_tool_carries_security_schemes_at_the_top_level_and_in_meta(
         # The client's Tool model drops fields outside the MCP schema; ask for the result as sent.
         listed = await client.session.send_request(mcp_types.ListToolsRequest(), TypeAdapter(dict[str, Any]))
     tools = listed["tools"]
-    # A 2026-07-28 client that does not declare the MCP Apps extension is not listed the app-only tools.
-    assert [t["name"] for t in tools] == (SERVED_TOOLS if mode == "legacy" else USER_TOOLS)
+    # A client that does not declare the MCP Apps extension is not listed the app-only tools (2026-07-28 says so on
+    # every request; 2025-11-25 in the session its listing names).
+    assert [t["name"] for t in tools] == USER_TOOLS
     for tool in tools:
         assert tool["securitySchemes"] == [{"type": "noauth"}], tool["name"]
         assert tool["_meta"]["securitySchemes"] == tool["securitySchemes"]

@@ -79,6 +79,9 @@ class CallerClient:
     capabilities: Mapping[str, Any] | None = None
     # A 2025-11-25 call whose event stream can carry input requests and be resumed for their answers.
     resumable_stream: bool = False
+    # The name the client gives itself (`clientInfo.name`: in `initialize`, kept in a 2025-11-25 session, or in every
+    # 2026-07-28 request's envelope), when known.
+    client_name: str | None = None
 
     @property
     def takes_input_requests(self) -> bool:

@@ -5,7 +5,12 @@ kept in a 2025-11-25 session, or in every 2026-07-28 request's capabilities). So
 declaring it; these signals count too (README, "Which clients see which form"):
 - ChatGPT sends `openai/userAgent` and `openai/locale` in every tools/call's `_meta` (its `openai/subject` names a
   user, and other platforms and test clients send it too: identity, not display);
-- the Open WebUI integration signs its calls with a host token (`signed:openwebui/<user>`) and embeds widgets.
+- the Open WebUI integration signs its calls with a host token (`signed:openwebui/<user>`) and embeds widgets;
+- VS Code renders MCP Apps without declaring the extension (microsoft/vscode#291432): its `clientInfo.name` is its
+  product name, `Visual Studio Code` (or `Visual Studio Code - Insiders`).
+A name is no proof, nor need it be: refusing app-only tools keeps a model from calling what it should not, while a
+form's answer still needs the key only its widget received (apps/forms/answer_keys.py). A client that claims a
+widget host's name gets what a client declaring the extension gets.
 
 `shows_widgets` is three-valued: True (declared or signalled), False (the client's capabilities are known and say
 neither), None (they are not known: a 2025-11-25 call without a session, which a stateless server cannot ask).
@@ -24,6 +29,9 @@ from widget_mcp.toolkit.principal import Principal
 CHATGPT_SIGNALS = ("openai/userAgent", "openai/locale")
 # Verified host tokens (auth/host_tokens.py) of hosts that embed every result's widget.
 WIDGET_HOST_TOKENS = ("openwebui/",)
+# `clientInfo.name` prefixes of hosts that render MCP Apps without declaring the extension.
+WIDGET_HOST_NAMES = ("Visual Studio Code",)
+CLIENT_NAME_SIGNAL = "clientInfo.name"
 
 
 def widget_signal(
@@ -32,6 +40,8 @@ def widget_signal(
     """What says this call's client shows widgets (the extension's name, a `_meta` key, a host), or None."""
     if client.shows_apps:
         return APPS_EXTENSION
+    if client.client_name is not None and client.client_name.startswith(WIDGET_HOST_NAMES):
+        return CLIENT_NAME_SIGNAL
     meta = meta or {}
     for key in CHATGPT_SIGNALS:
         value = meta.get(key)

@@ -90,6 +90,7 @@ from widget_mcp.transport.resumption import (
     SuspendCall,
     TooManyRequests,
 )
+from widget_mcp.transport.session_listing import LISTED_BY_SESSION, listing_key
 from widget_mcp.transport.stream_gets import StreamGets
 from widget_mcp.transport.subscriptions import Subscriptions
 
@@ -125,9 +126,10 @@ class RequestInfo:
     locate_source: Callable[[], str | None] | None = None
     # Where a tools/call's notifications go, when the client accepts an event stream.
     events: CallEvents | None = None
-    # A 2025-11-25 client's capabilities, from its signed session (resumption.py), when the call's stream can
-    # carry its input requests; None otherwise (then those clients declare none a stateless server knows of).
+    # A 2025-11-25 client's capabilities and name, from its signed session (resumption.py), when the call's stream
+    # can carry its input requests or the answer depends on them (session_listing.py); None otherwise.
     session_capabilities: Mapping[str, Any] | None = None
+    session_client: str | None = None
     # The 2025-11-25 client's verified session (its nonce), when RESUMABLE_STREAMS is on; None otherwise.
     session_id: str | None = None
     # The call was counted against its caller's rate limit already (a kept call's rerun, admitted by its GET).
@@ -597,7 +599,7 @@ class McpEndpoint:
             # A call's id rides in its stream's event ids: one too long for a header is not resumed (its client
             # gets `input_unsupported` if the tool asks).
             resumable = events is not None and len(json.dumps(rid)) <= MAX_RESUMABLE_ID_LENGTH
-            needs_session = resumable or method in SESSION_METHODS
+            needs_session = resumable or method in SESSION_METHODS or method in LISTED_BY_SESSION
             if self._streams is not None and needs_session and version == RESUMING_VERSION:
                 session = self._streams.session(headers.get("mcp-session-id"))
             exchange = _Exchange(
@@ -679,6 +681,7 @@ class McpEndpoint:
         key = None
         if self._answers is not None:
             key = self._answers.key(exchange.method, exchange.params, version=exchange.version, modern=exchange.modern)
+            key = listing_key(key, exchange.method, exchange.session)
             if (
                 key is not None
                 and exchange.method == "resources/read"
@@ -694,6 +697,8 @@ class McpEndpoint:
 
     def _serve(self, exchange: _Exchange, key: Key | None) -> HttpReply | Pending:
         connection = envelope_connection(exchange.version, exchange.client_info, exchange.client_capabilities)
+        # What the client declared, for a call whose stream can carry input requests, or a request answered by it.
+        session = exchange.session if exchange.events is not None or exchange.method in LISTED_BY_SESSION else None
         dctx = SingleExchangeContext(
             transport=TransportContext(kind="streamable-http", can_send_request=False, headers=exchange.headers),
             request_id=exchange.rid,
@@ -705,11 +710,8 @@ class McpEndpoint:
                     host_subject=exchange.caller.host_subject,
                     locate_source=DeferredAddress(exchange.peer, exchange.headers, self._proxy_hops),
                     events=exchange.events,
-                    session_capabilities=(
-                        exchange.session.capabilities
-                        if exchange.session is not None and exchange.events is not None
-                        else None
-                    ),
+                    session_capabilities=session.capabilities if session is not None else None,
+                    session_client=session.client_name if session is not None else None,
                     session_id=exchange.session.nonce if exchange.session is not None else None,
                     admitted=exchange.resuming is not None,
                 )
@@ -816,8 +818,9 @@ class McpEndpoint:
             or (exchange.params or {}).get("protocolVersion") != RESUMING_VERSION
         ):
             return reply
+        params = exchange.params or {}
         try:
-            session = self._streams.issue_session((exchange.params or {}).get("capabilities"))
+            session = self._streams.issue_session(params.get("capabilities"), params.get("clientInfo"))
         except SecretUnavailable as exc:
             logger.error("no session issued (its key is unreadable): %s", exc)
             return reply

@@ -62,6 +62,8 @@ _EVENT_ID_LIMIT = 1024
 MAX_RESUMABLE_ID_LENGTH = 200  # of the id as JSON (`json.dumps`, ASCII): what the event id carries
 # The most a session keeps of what a client declared, as JSON; past it, the capabilities' names alone.
 _DECLARED_LIMIT = 1_024
+# The most of a client's name a session keeps (the widget hosts' names are a few dozen characters).
+_NAME_LIMIT = 64
 
 
 class Signer(Protocol):
@@ -97,6 +99,8 @@ class Session:
 
     nonce: str
     capabilities: dict[str, Any]
+    # `clientInfo.name`, cut to _NAME_LIMIT: some hosts that show widgets say so only by their name.
+    client_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +180,7 @@ class Streams:
 
     # --- sessions ---
 
-    def issue_session(self, capabilities: object) -> str:
+    def issue_session(self, capabilities: object, client_info: object = None) -> str:
         kept: dict[str, Any] = {}
         if isinstance(capabilities, Mapping):
             kept = {k: capabilities[k] for k in KEPT_CAPABILITIES if isinstance(capabilities.get(k), Mapping)}
@@ -186,7 +190,11 @@ class Streams:
         if len(json.dumps(kept)) > _DECLARED_LIMIT:
             # Declared at length: which capabilities, not their settings, so the header stays one this server reads.
             kept = {k: ({APPS_EXTENSION: {}} if k == "extensions" else {}) for k in kept}
-        return _SESSION_PREFIX + self._token("session", [secrets.token_urlsafe(12), kept])
+        value: list[Any] = [secrets.token_urlsafe(12), kept]
+        name = client_info.get("name") if isinstance(client_info, Mapping) else None
+        if isinstance(name, str) and name:
+            value.append(name[:_NAME_LIMIT])
+        return _SESSION_PREFIX + self._token("session", value)
 
     def session(self, header: str | None) -> Session | None:
         """The session a header names, if this server issued it; None for any other value."""
@@ -195,6 +203,8 @@ class Streams:
         match self._signed("session", header[len(_SESSION_PREFIX) :], 4096):
             case [str(nonce), dict(capabilities)]:
                 return Session(nonce, capabilities)
+            case [str(nonce), dict(capabilities), str(name)]:
+                return Session(nonce, capabilities, name)
         return None
 
     def _signed(self, label: str, token: str, limit: int) -> Any:

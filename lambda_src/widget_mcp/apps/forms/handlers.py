@@ -65,6 +65,12 @@ _SHOWN = (
     "Form {form_id!r} is shown to the user, who answers it there: their answers arrive from the form itself. Read "
     "them with get_form_response; never answer for the user."
 )
+# A native form the user declined or cancelled is answered by nobody: what the model may do instead.
+_ASK_AGAIN = (
+    "It stays unanswered: do not record an answer for it. If the user wants to answer after all, call ask_question "
+    "again, which asks with a new form; never answer for the user."
+)
+_NOT_ANSWERED_NATIVELY = "Form {form_id!r} was asked in the user's own client and not answered there. " + _ASK_AGAIN
 
 
 def _of(index: int, steps: int) -> str:
@@ -186,7 +192,7 @@ class FormHandlers:
                 action="decline" if declined else "cancel",
             )
             refused = "declined" if declined else "cancelled"
-            narration = f"The user {refused} the form; nothing was answered. Form id {session.form_id}."
+            narration = f"The user {refused} the form; nothing was answered. Form id {session.form_id}. {_ASK_AGAIN}"
             return ToolResult(structured=pending, narration=narration, widget_session_id=session.form_id)
         data = session.steps[0].answer or {}
         response = ResponsePayload(
@@ -209,6 +215,8 @@ class FormHandlers:
 
     def record_form_answer(self, args: ChatAnswerInput, call: ToolCall) -> ToolResult:
         def asked_in_chat(session: FormSession) -> None:
+            if session.asked_natively:
+                raise NotAnswerable(_NOT_ANSWERED_NATIVELY.format(form_id=session.form_id), "answered_in_form")
             if not session.in_chat:
                 raise NotAnswerable(_SHOWN.format(form_id=session.form_id), "answered_in_form")
 
@@ -264,7 +272,9 @@ class FormHandlers:
                 if session.current == 0
                 else (f"The user has answered {session.current} of {steps} steps so far.")
             )
-            if session.in_chat:
+            if session.asked_natively:
+                narration = _NOT_ANSWERED_NATIVELY.format(form_id=session.form_id)
+            elif session.in_chat:
                 # Nobody may be able to show it: the model asks and records, rather than waiting.
                 step = session.steps[session.current]
                 narration += " " + chat_text(

@@ -77,6 +77,12 @@ class FormSession:
     key_hash: str | None = None
     in_chat: bool = False
 
+    @property
+    def asked_natively(self) -> bool:
+        """Asked in the client's own form (elicitation), answered only in that round: neither a widget nor the
+        model may answer it afterwards, so one left unanswered was declined or cancelled there."""
+        return self.key_hash is None and not self.in_chat
+
     @classmethod
     def ask(
         cls,
