@@ -8,8 +8,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
-from mcp import Client
 from form_keys import SHOWS_WIDGETS, keep_key, keyed
+from mcp import Client
 from servers import serve
 from widget_mcp.apps.registry import APPS, AppContext, load_books
 from widget_mcp.settings import Settings
