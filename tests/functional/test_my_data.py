@@ -5,11 +5,9 @@ declared (an app that keeps a kind it does not declare fails here)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from dynamodb_probe import client_for, moto_dynamodb
 from mcp import Client
 from widget_mcp.apps import registry
 from widget_mcp.apps.registry import AppContext, load_books
@@ -43,19 +41,6 @@ def makers() -> list[ToolSpec]:
 def example_call(spec: ToolSpec) -> dict[str, Any]:
     properties = spec.input_model.model_json_schema().get("properties", {})
     return {name: prop["examples"][0] for name, prop in properties.items() if prop.get("examples")}
-
-
-@pytest.fixture(scope="module")
-def moto_url() -> Iterator[str]:
-    with moto_dynamodb(TABLE) as url:
-        yield url
-
-
-@pytest.fixture(params=["memory", "dynamodb"])
-def store(request: pytest.FixtureRequest) -> DocumentStore:
-    if request.param == "memory":
-        return InMemoryDocumentStore()
-    return DynamoDbDocumentStore(client_for(request.getfixturevalue("moto_url")), TABLE)
 
 
 @pytest.fixture

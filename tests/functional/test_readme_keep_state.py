@@ -10,12 +10,10 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from dynamodb_probe import client_for, moto_dynamodb
 from mcp import Client
 from readme_snippets import README
 from repo_copy import ROOT
@@ -23,8 +21,6 @@ from widget_mcp.apps import registry
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import DocumentStore
-from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
-from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.wiring import Core, build_core
 
 TABLE = "poll-state"
@@ -39,19 +35,6 @@ def guide_code() -> str:
     start = text.index("### Keep state")
     section = text[start : text.index("\n### ", start + 1)]
     return "\n\n".join(re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL))
-
-
-@pytest.fixture(scope="module")
-def moto_url() -> Iterator[str]:
-    with moto_dynamodb(TABLE) as url:
-        yield url
-
-
-@pytest.fixture(params=["memory", "dynamodb"])
-def store(request: pytest.FixtureRequest) -> DocumentStore:
-    if request.param == "memory":
-        return InMemoryDocumentStore()
-    return DynamoDbDocumentStore(client_for(request.getfixturevalue("moto_url")), TABLE)
 
 
 @pytest.fixture

@@ -4,13 +4,8 @@ reach the space's shared documents; a stranger, a removed member, a caller witho
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from dynamodb_probe import client_for, moto_dynamodb
 from widget_mcp.storage.documents import Document, DocumentStore
-from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
-from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit.errors import IdentityRequired, QuotaExceeded
 from widget_mcp.toolkit.ownership import StateOwner
 from widget_mcp.toolkit.spaces import (
@@ -26,19 +21,6 @@ from widget_mcp.toolkit.spaces import (
 TABLE = "spaces-state"
 ALICE, BOB, CAROL = StateOwner("openai:alice"), StateOwner("oauth:bob"), StateOwner("openai:carol")
 NOBODY = StateOwner(None, "203.0.113.9")
-
-
-@pytest.fixture(scope="module")
-def moto_url() -> Iterator[str]:
-    with moto_dynamodb(TABLE) as url:
-        yield url
-
-
-@pytest.fixture(params=["memory", "dynamodb"])
-def store(request: pytest.FixtureRequest) -> DocumentStore:
-    if request.param == "memory":
-        return InMemoryDocumentStore()
-    return DynamoDbDocumentStore(client_for(request.getfixturevalue("moto_url")), TABLE)
 
 
 @pytest.fixture
