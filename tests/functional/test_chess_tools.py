@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from mcp import Client
 from mcp_types import CallToolResult, TextContent
-from tool_results import assert_text_carries_structure, error_of, narration_of
+from tool_results import assert_text_carries_structure, error_of, error_state, narration_of
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
@@ -180,10 +180,7 @@ async def test_a_move_for_a_ply_the_game_has_left_is_a_conflict_carrying_the_cur
         assert error_of(stale)["code"] == "conflict"
         # The game as it now stands follows the sentence in the text; it is not structuredContent, which some
         # clients hand their model alone (without the sentence).
-        assert stale.structured_content is None
-        last = stale.content[-1]
-        assert isinstance(last, TextContent)
-        assert json.loads(last.text) == current.structured_content
+        assert error_state(stale) == current.structured_content
         assert stale.meta is not None
         assert stale.meta["moveHistory"] == ["e4"]
         assert stale.meta["openai/widgetSessionId"] == game_id
