@@ -25,7 +25,7 @@ def play(client: ClientSession) -> None:
     stale = client.fails("chess_move", {"gameId": game, "move": "e5", "expectedPly": 0}, "conflict")
     # A conflict carries the current game in its text after the sentence, so a widget can redraw it without another
     # call; never as structuredContent, which some clients hand their model alone, without the sentence.
-    assert "structuredContent" not in stale.result, stale.result
+    assert stale.result.get("structuredContent") is None, stale.result
     current = json.loads(stale.result["content"][-1]["text"])
     assert (current["gameId"], current["ply"]) == (game, 1), stale.result
 
