@@ -3,12 +3,15 @@
 Each result is made by the real runtime on the in-memory store, as a host would get it. For each the table gives
 the narration, the structuredContent serialized after it, and the display widgets' fallbacks, in characters, and
 the whole text in tokens, approximated as characters / 4 (no tokenizer is installed; for JSON full of short keys
-and FEN-like strings the real count runs somewhat higher). The README's "What the model reads" quotes it.
+and FEN-like strings the real count runs somewhat higher). The last two columns are the result's `_meta` as JSON,
+which a framework that hands its model the whole result (google-adk) adds to that. The README's "What the model
+reads" and "Tested clients" quote it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -85,12 +88,17 @@ async def _results() -> list[tuple[str, dict[str, Any]]]:
 
 
 def main() -> None:
-    print("| result | narration | structuredContent as JSON | fallbacks | text in all | ≈ tokens (chars / 4) |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print(
+        "| result | narration | structuredContent as JSON | fallbacks | text in all | ≈ tokens (chars / 4) "
+        "| `_meta` as JSON | ≈ `_meta` tokens |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for label, result in asyncio.run(_results()):
         narration, serialized, rest = _split(result)
         total = narration + serialized + rest
-        print(f"| {label} | {narration} | {serialized} | {rest} | {total} | {round(total / 4)} |")
+        meta = len(json.dumps(result.get("_meta") or {}, ensure_ascii=False, separators=(",", ":")))
+        text_cells = f"{narration} | {serialized} | {rest} | {total} | {round(total / 4)}"
+        print(f"| {label} | {text_cells} | {meta} | {round(meta / 4)} |")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,18 @@ def structured(result: CallToolResult) -> dict[str, Any]:
     return dict(result.structured_content)
 
 
+def error_state(result: CallToolResult) -> dict[str, Any]:
+    """The state an error result carries (e.g. a conflict's current game): serialized after its sentence, and never
+    its structuredContent, which some clients hand their model alone, without the sentence."""
+    assert result.is_error, result.content
+    assert result.structured_content is None, result.structured_content
+    last = result.content[-1]
+    assert len(result.content) > 1, result.content
+    state = json.loads(getattr(last, "text", ""))
+    assert isinstance(state, dict), result.content
+    return state
+
+
 def text_of(result: CallToolResult) -> str:
     """The result's text content, joined: what a host without UI shows."""
     return "\n".join(getattr(block, "text", "") for block in result.content)

@@ -21,6 +21,9 @@ class AgentSpec:
     # Whether the framework checks the model's arguments against the input schema itself, so a call that breaks it
     # never reaches the server and the model reads the framework's refusal instead of ours.
     checks_arguments: bool = False
+    # Whether its MCP client declares the MCP Apps extension whatever shows its results (Mastra's MCPClient always
+    # does), so the server offers its model the app-only tools and shows forms as widgets.
+    declares_apps: bool = False
 
     @property
     def key(self) -> str:
@@ -43,6 +46,7 @@ AGENTS: tuple[AgentSpec, ...] = (
         "Mastra (@mastra/core 1.71.0)",
         prefix="widget_",
         checks_arguments=True,
+        declares_apps=True,
     ),
     _agent("openai_agents_js_0_20_0", "@openai/agents", "0.20.0", "agent_openai.mjs", "OpenAI Agents JS"),
 )

@@ -10,15 +10,19 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from agent_specs import AGENT_IDS, AGENTS, UNREAD_ERRORS
+from agent_specs import AGENT_IDS, AGENTS, OFFERS_APP_ONLY, UNREAD_ERRORS
 from client_driver import Driver
 from client_plan import SPECS, example_arguments, invalid_arguments
 from client_session import ClientSession
 from client_specs import CLIENTS, HANDSHAKE, ClientSpec
 from served_tools import SERVED_TOOLS
+from widget_mcp.apps.forms.answer_keys import ANSWER_KEY_META
+from widget_mcp.apps.forms.chat_fallback import RECORD_TOOL
 
 REFERENCE = next(spec for spec in CLIENTS if spec.key == "python_sdk_2_3_0")
-INVALID_CALLS = [tool for tool in SERVED_TOOLS if invalid_arguments(tool) is not None]
+APP_ONLY = [tool for tool in SERVED_TOOLS if SPECS[tool].visibility == "private"]
+# Invalid arguments to an app-only tool are refused as `app_only` first (test_..._app_only_tool_...).
+INVALID_CALLS = [tool for tool in SERVED_TOOLS if invalid_arguments(tool) is not None and tool not in APP_ONLY]
 
 
 class Agent:
@@ -72,8 +76,14 @@ class Seen:
 
 
 def _strings(value: Any) -> Iterator[str]:
+    """Every string the model reads, including those in JSON a framework serialized (pydantic-ai: a list of texts)."""
     if isinstance(value, str):
         yield value
+        if value[:1] in "{[":
+            try:
+                yield from _strings(json.loads(value))
+            except ValueError:
+                return
     elif isinstance(value, dict):
         for item in value.values():
             yield from _strings(item)
@@ -119,11 +129,29 @@ def agent(request: pytest.FixtureRequest, mcp_url: str) -> Iterator[Agent]:
         driver.stop()
 
 
-def test_each_agents_model_is_offered_every_tool_a_model_may_call(agent: Agent) -> None:
+def test_each_agents_model_is_offered_every_tool_a_model_may_call_and_no_app_only_tool_where_known(
+    agent: Agent,
+) -> None:
     seen = agent.run("chess_list_games", example_arguments("chess_list_games"))
-    for_models = {tool for tool in SERVED_TOOLS if SPECS[tool].visibility != "private"}
+    for_models = {tool for tool in SERVED_TOOLS if tool not in APP_ONLY}
     assert for_models <= set(seen.offered), f"{seen.where}: offered {seen.offered}"
     assert set(seen.offered) <= set(SERVED_TOOLS), f"{seen.where}: offered {seen.offered}"
+    # None of these frameworks shows widgets: where the server can tell, their model is offered no app-only tool.
+    offered = sorted(set(seen.offered) & set(APP_ONLY))
+    expected = APP_ONLY if agent.spec.key in OFFERS_APP_ONLY else []
+    assert offered == sorted(expected), f"{seen.where}: offered app-only {offered}, expected {expected}"
+
+
+@pytest.mark.parametrize("tool", APP_ONLY)
+def test_each_agents_model_that_calls_an_app_only_tool_is_refused_with_the_app_only_sentence(
+    agent: Agent, reference: ClientSession, tool: str
+) -> None:
+    arguments = example_arguments(tool)
+    sentence = reference.fails(tool, arguments, "app_only").narration
+    if tool not in agent.run("chess_list_games", example_arguments("chess_list_games")).offered:
+        return  # its model cannot call it (some frameworks refuse the call, others throw)
+    seen = agent.run(tool, arguments)
+    assert sentence in seen.texts, f"{seen.where}: the model read {seen.seen}, not {sentence!r}"
 
 
 def test_each_agents_model_reads_the_fen_and_the_ply_after_a_new_game_and_a_move(
@@ -159,6 +187,9 @@ def test_each_agents_model_reads_each_chess_refusals_sentence(agent: Agent, refe
         seen = agent.run(tool, ours)
         read = sentence in seen.texts
         assert read != agent.unread(code), f"{seen.where}: {code}'s sentence {sentence!r} read: {read}; {seen.seen}"
+        if code == "conflict":
+            # The game as it now stands, after the sentence: the model can retry with the right ply.
+            assert seen.has_state(gameId=game, ply=1), f"{seen.where}: the model read {seen.seen}"
 
 
 @pytest.mark.parametrize("tool", INVALID_CALLS)
@@ -169,11 +200,7 @@ def test_each_agents_model_reads_the_invalid_arguments_sentence(
     assert invalid is not None
     sentence = reference.fails(tool, invalid, "invalid_arguments").narration
     seen = agent.run(tool, invalid)
-    if tool not in seen.offered:
-        # A framework that hides app-only tools from its model: the model cannot call it.
-        assert SPECS[tool].visibility == "private", f"{seen.where}: a tool for models was not offered"
-        assert sentence not in seen.text, seen.seen
-        return
+    assert tool in seen.offered, f"{seen.where}: a tool for models was not offered"
     read = sentence in seen.text
     code = "invalid_arguments (none given)" if invalid == {} else "invalid_arguments"
     assert read != agent.unread(code), f"{seen.where}: {sentence!r} read: {read}; {seen.seen}"
@@ -213,3 +240,31 @@ def test_each_agents_model_reads_the_forms_question_and_each_field_and_no_answer
         assert schema["title"] in seen.text, f"{seen.where}: the model never read {schema['title']!r}: {seen.seen}"
     # Unanswered, the form is never handed over as an answer.
     assert not any(obj.get("type") == "dgui_response" for obj in seen.objects), f"{seen.where}: {seen.seen}"
+
+
+def test_each_agents_model_that_cannot_be_shown_the_form_is_told_so_and_records_the_users_chat_answer(
+    agent: Agent,
+) -> None:
+    if agent.elicits:
+        pytest.skip(f"{agent.spec.name} asks its user natively (test_each_eliciting_agents_model_reads_...)")
+    arguments = example_arguments("ask_question")
+    form = arguments["question"]
+    seen = agent.run("ask_question", arguments)
+    assert "cannot show forms" in seen.text, f"{seen.where}: {seen.seen}"
+    assert RECORD_TOOL in seen.text, f"{seen.where}: {seen.seen}"
+    form_id = next(obj["formId"] for obj in seen.objects if obj.get("type") == "dgui_form")
+    assert form_id in seen.text, f"{seen.where}: the model was not told which form to record: {seen.seen}"
+    # The user's answer, as the model heard it in chat.
+    answer = _answer_to(form)
+    recorded = agent.run(RECORD_TOOL, {"formId": form_id, "data": answer})
+    assert recorded.has_state(type="dgui_response", data=answer), f"{recorded.where}: the model read {recorded.seen}"
+
+
+def test_no_agents_model_ever_reads_a_forms_answer_key(agent: Agent) -> None:
+    arguments = example_arguments("ask_question")
+    seen = agent.run("ask_question", arguments, {"action": "decline"} if agent.elicits else None)
+    form_id = next((obj["formId"] for obj in seen.objects if "formId" in obj), None)
+    shown = agent.run("get_form_response", {"formId": form_id}) if form_id else seen
+    for what in (seen, shown):
+        assert not any(ANSWER_KEY_META in obj for obj in what.objects), f"{what.where}: the model read {what.seen}"
+        assert ANSWER_KEY_META not in what.text, f"{what.where}: the model read {what.seen}"

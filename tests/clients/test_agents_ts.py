@@ -15,9 +15,14 @@ from client_plan import example_arguments, id_fields, invalid_arguments, unknown
 from client_session import ClientSession
 from client_specs import CLIENTS, HANDSHAKE
 from served_tools import SERVED_SPECS, SERVED_TOOLS, USER_TOOLS
+from widget_mcp.apps.forms.answer_keys import ANSWER_KEY_META
+from widget_mcp.apps.forms.chat_fallback import RECORD_TOOL
 
-INVALID_CALLS = [tool for tool in SERVED_TOOLS if invalid_arguments(tool) is not None]
-ID_CALLS = [(tool, field) for tool in SERVED_TOOLS for field in id_fields(tool)]
+# Each speaks 2026-07-28, so the server knows whether it declared the MCP Apps extension: app-only tools are offered
+# to the model of a framework that did (AgentSpec.declares_apps), never to another.
+APP_ONLY = [tool for tool in SERVED_TOOLS if tool not in USER_TOOLS]
+INVALID_CALLS = [tool for tool in USER_TOOLS if invalid_arguments(tool) is not None]
+ID_CALLS = [(tool, field) for tool in USER_TOOLS for field in id_fields(tool)]
 REFERENCE = next(spec for spec in CLIENTS if spec.key.startswith("python_sdk_2"))
 
 
@@ -69,14 +74,12 @@ def test_each_agent_framework_loads_its_locked_version_and_speaks_the_revision_i
     assert agent.connected["protocolVersion"] in agent.spec.client.eras, agent.connected
 
 
-def test_each_agent_frameworks_model_is_offered_every_tool_a_user_may_call_and_nothing_else_unknown(
-    agent: Agent, record_property: Any
-) -> None:
+def test_each_agent_frameworks_model_is_offered_every_tool_a_user_may_call_and_no_app_only_tool(agent: Agent) -> None:
     offered = agent.offered()
     assert set(USER_TOOLS) <= set(offered), f"{agent.name} hides {sorted(set(USER_TOOLS) - set(offered))}"
-    assert set(offered) <= set(SERVED_TOOLS), f"{agent.name} offers {sorted(set(offered) - set(SERVED_TOOLS))}"
-    # App-only tools reaching the model is a finding of its own (issue 31): recorded, not asserted yet.
-    record_property("app_only_tools_offered", sorted(set(offered) - set(USER_TOOLS)))
+    assert APP_ONLY, "the registry declares no app-only tool: this test checks nothing"
+    expected = set(SERVED_TOOLS) if agent.spec.declares_apps else set(USER_TOOLS)
+    assert set(offered) == expected, f"{agent.name} offers {sorted(offered)}, not {sorted(expected)}"
 
 
 def test_each_agent_frameworks_model_reads_the_fen_and_the_ply_after_a_new_game_and_after_a_move(
@@ -111,6 +114,8 @@ def test_each_agent_frameworks_model_reads_the_sentence_of_an_illegal_move_and_o
         sentence = reference.fails("chess_move", arguments, code).narration
         seen = agent.run("chess_move", arguments)
         assert sentence in seen, f"{agent.name}: {code}: the model read {seen!r}, not {sentence!r}"
+    # The conflict's game as it now stands follows the sentence: the model can retry at the right ply.
+    assert states(seen, "ply", 1), f"{agent.name}: conflict: the model was not handed the current ply: {seen!r}"
 
 
 @pytest.mark.parametrize("tool", INVALID_CALLS)
@@ -159,3 +164,28 @@ def test_each_agent_frameworks_model_reads_the_question_and_each_fields_name_and
     assert missing == [], f"{agent.name}: the model was not handed {missing}: {seen}"
     assert not states(seen, "type", "dgui_response"), f"{agent.name}: the model read an answer nobody gave: {seen}"
     assert SERVED_SPECS[tool].visibility != "private"
+
+
+@pytest.mark.parametrize("tool", _form_tools())
+def test_each_agent_frameworks_model_is_told_the_form_cannot_be_shown_and_records_the_users_chat_answer(
+    agent: Agent, tool: str
+) -> None:
+    arguments = example_arguments(tool)
+    seen = agent.run(tool, arguments)
+    assert ANSWER_KEY_META not in seen, f"{agent.name}: the model read an answer key: {seen}"
+    if agent.spec.declares_apps:
+        # Told it shows widgets, the server shows the form there: the model reads that it is shown, not the fields.
+        assert "cannot show forms" not in seen, f"{agent.name}: {seen}"
+        return
+    assert "cannot show forms" in seen, f"{agent.name}: the model was not told no form is shown: {seen}"
+    assert RECORD_TOOL in seen, f"{agent.name}: the model was not told how to record the answer: {seen}"
+    form_id = stated_string(seen, "formId")
+    assert form_id, f"{agent.name}: the model was handed no formId: {seen}"
+    answer = {
+        field: schema.get("minimum", 1) if schema.get("type") in ("integer", "number") else f"answer to {field}"
+        for field, schema in arguments["question"]["properties"].items()
+    }
+    recorded = agent.run(RECORD_TOOL, {"formId": form_id, "data": answer})
+    assert states(recorded, "type", "dgui_response"), f"{agent.name}: the model read {recorded}"
+    assert all(states(recorded, field, value) for field, value in answer.items()), f"{agent.name}: {recorded}"
+    assert ANSWER_KEY_META not in recorded, f"{agent.name}: the model read an answer key: {recorded}"

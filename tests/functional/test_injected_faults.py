@@ -27,7 +27,7 @@ from storage_faults import (
     answer_lost,
     before,
 )
-from tool_results import error_of, structured
+from tool_results import error_of, error_state, structured
 from widget_mcp.apps.chess.repository import GameRepository
 from widget_mcp.apps.chess.service import ChessService, MoveRequest
 from widget_mcp.apps.forms.repository import FormRepository
@@ -226,7 +226,7 @@ async def test_a_conditional_check_failure_is_not_retried_and_answers_conflict_w
         assert lost.is_error
         assert error_of(lost)["code"] == "conflict"
         assert "retryable" not in error_of(lost)  # retry only after looking at the new position
-        assert (structured(lost)["ply"], structured(lost)["lastMove"]["san"]) == (1, "d4")
+        assert (error_state(lost)["ply"], error_state(lost)["lastMove"]["san"]) == (1, "d4")
         assert faults.attempts == {"UpdateItem": 1, "GetItem": 1, "PutItem": 1}
         assert backoff == []
         assert await shown(client, game_id) == {"ply": 1, "history": ["d4"]}

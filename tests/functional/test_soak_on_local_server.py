@@ -17,7 +17,7 @@ import pytest
 from form_keys import SHOWS_WIDGETS, keep_key, keyed
 from mcp import Client
 from mcp_types import CallToolResult
-from tool_results import error_of, structured
+from tool_results import error_of, error_state, structured
 from widget_mcp.local.process import LocalServer, local_server
 
 TABLE = "soak-state"
@@ -64,7 +64,7 @@ class Seen:
 
     @classmethod
     def of(cls, result: CallToolResult) -> Seen:
-        state, meta = structured(result), result.meta or {}
+        state, meta = (error_state(result) if result.is_error else structured(result)), result.meta or {}
         return cls(state["ply"], state["status"], sorted(meta["legalMoves"]))
 
 

@@ -28,6 +28,12 @@ def test_the_pipe_passes_on_the_narration_and_fallbacks_and_the_structured_conte
     assert json.loads(cited.splitlines()[-1]) == structured
 
 
-def test_an_error_s_sentence_reaches_the_pipe_without_the_state_it_carries(pipe: ModuleType) -> None:
-    result = error_wire("conflict", "The game moved on.", structured={"gameId": "g", "ply": 4})
-    assert pipe._content_text(result) == "The game moved on."
+def test_an_error_s_sentence_reaches_the_pipe_without_the_structured_error_it_carries(pipe: ModuleType) -> None:
+    result = error_wire("gone", "It is gone.", structured={"type": "dgui_error", "message": "It is gone."})
+    assert pipe._content_text(result) == "It is gone."
+
+
+def test_an_error_s_sentence_reaches_the_pipe_then_the_state_it_carries(pipe: ModuleType) -> None:
+    result = error_wire("conflict", "The game moved on.", state={"gameId": "g", "ply": 4})
+    sentence, state = pipe._content_text(result).splitlines()
+    assert (sentence, json.loads(state)) == ("The game moved on.", {"gameId": "g", "ply": 4})

@@ -51,6 +51,20 @@ export function parseLastMove(value: unknown): LastMove | null {
   return { uci: typeof uci === "string" ? uci : from + to, san: typeof san === "string" ? san : "", from, to };
 }
 
+/** The last JSON object a result's text blocks carry (an error's state, serialized after its sentence). */
+export function stateInText(content: unknown): unknown {
+  const texts = Array.isArray(content) ? content.map((c: unknown) => (isRecord(c) && typeof c.text === "string" ? c.text : "")) : [];
+  for (const text of texts.reverse()) {
+    if (!text.startsWith("{")) continue;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      // Not JSON after all: a sentence that starts with a brace.
+    }
+  }
+  return null;
+}
+
 /** A game from a tool result's structuredContent (or a display widget's data); null if it is not one. */
 export function parseGame(value: unknown): GameState | null {
   if (!isRecord(value) || typeof value.fen !== "string") return null;

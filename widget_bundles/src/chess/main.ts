@@ -9,7 +9,7 @@ import { el } from "../shared/dom";
 import { failureOf } from "../shared/errors";
 import { kingSquare, renderBoard, squaresInOrder } from "./board";
 import { parsePlacement, pieceName } from "./fen";
-import { parseGame, parseMeta, recentMoves, statusText, type GameMeta, type GameState } from "./game";
+import { parseGame, parseMeta, recentMoves, stateInText, statusText, type GameMeta, type GameState } from "./game";
 import { metaFor } from "./carry";
 import { chessContext } from "./game";
 import { attachBoardInput } from "./interaction";
@@ -71,9 +71,10 @@ class ChessWidget {
     const before = this.game;
     const structured = result.structuredContent;
     const failure = failureOf(result, "The move was refused.");
-    // A conflict's structuredContent is the current game; other errors carry none. Its code is in `_meta.error`,
-    // which a host may drop: a failure that carries a game is a conflict whatever code it reads as.
-    const game = parseGame(structured);
+    // A conflict carries the current game serialized in its text, after the sentence (an error's structuredContent
+    // is never a state: some clients hand their model structuredContent alone). Its code is in `_meta.error`, which
+    // a host may drop: a failure that carries a game is a conflict whatever code it reads as.
+    const game = parseGame(failure ? stateInText(result.content) : structured);
     if (failure) {
       const { code, message } = failure;
       if (game) {
