@@ -18,14 +18,14 @@ def structured(result: CallToolResult) -> dict[str, Any]:
 
 
 def error_state(result: CallToolResult) -> dict[str, Any]:
-    """The state an error result carries (e.g. a conflict's current game): serialized after its sentence, and never
-    its structuredContent, which some clients hand their model alone, without the sentence."""
+    """The state an error result carries (e.g. a conflict's current game): its structuredContent (ARCHITECTURE.md,
+    error results), serialized after its sentence too for clients that read only text."""
     assert result.is_error, result.content
-    assert result.structured_content is None, result.structured_content
     last = result.content[-1]
     assert len(result.content) > 1, result.content
     state = json.loads(getattr(last, "text", ""))
     assert isinstance(state, dict), result.content
+    assert result.structured_content == state, (result.structured_content, state)
     return state
 
 

@@ -38,11 +38,12 @@ UNREAD_ERRORS: dict[str, dict[str, str]] = {
     # Its MCP layer raises on a call with no arguments at all, and the runner's default error
     # function hands the model a generic sentence instead of ours.
     "openai_agents": {"invalid_arguments (none given)": "An error occurred while running the tool. Please try again."},
+    # It hands the model the structuredContent alone when every content block is text: a conflict's is the
+    # current game (ARCHITECTURE.md's error contract), without the sentence.
+    "pydantic_ai": {"conflict": "the current game alone"},
 }
 
 # The frameworks whose model is still offered the app-only tools, and why: the tests check every other framework's
-# model is offered none, and that these are refused (`app_only`) when their model calls one.
-OFFERS_APP_ONLY: dict[str, str] = {
-    "langchain": "it lists tools over 2025-11-25 on a plain response, where the server cannot tell what it shows",
-    "google_adk": "it lists tools over 2025-11-25 on a plain response, where the server cannot tell what it shows",
-}
+# model is offered none, and that these are refused (`app_only`) when their model calls one. None today: a
+# 2025-11-25 session's listing leaves them out too (transport/session_listing.py).
+OFFERS_APP_ONLY: dict[str, str] = {}

@@ -84,15 +84,7 @@ def test_a_result_without_blocks_is_the_narration_and_its_structured_content_as_
 def test_an_error_result_keeps_its_sentence_and_serializes_only_a_structured_content_it_carries() -> None:
     plain = error_wire("gone", "It is gone; start again.")
     assert plain["content"] == [{"type": "text", "text": "It is gone; start again."}]
-    stated = {"type": "dgui_error", "message": "It is gone.", "payload": None}
-    carrying = error_wire("gone", "It is gone.", structured=stated)
-    assert carrying["content"][0]["text"] == "It is gone."
-    assert carrying["structuredContent"] == stated
-
-
-def test_an_error_results_state_is_serialized_after_its_sentence_and_is_never_its_structured_content() -> None:
-    # A client that hands its model structuredContent alone would show it the state without the sentence.
     state = {"gameId": "g", "ply": 4}
-    carrying = error_wire("conflict", "The game moved on.", state=state)
+    carrying = error_wire("conflict", "The game moved on.", structured=state)
     assert [block["text"] for block in carrying["content"]] == ["The game moved on.", '{"gameId":"g","ply":4}']
-    assert "structuredContent" not in carrying
+    assert carrying["structuredContent"] == state

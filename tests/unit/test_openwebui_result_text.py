@@ -34,6 +34,6 @@ def test_an_error_s_sentence_reaches_the_pipe_without_the_structured_error_it_ca
 
 
 def test_an_error_s_sentence_reaches_the_pipe_then_the_state_it_carries(pipe: ModuleType) -> None:
-    result = error_wire("conflict", "The game moved on.", state={"gameId": "g", "ply": 4})
-    sentence, state = pipe._content_text(result).splitlines()
+    result = error_wire("conflict", "The game moved on.", structured={"gameId": "g", "ply": 4})
+    sentence, state = pipe._result_text(result).splitlines()
     assert (sentence, json.loads(state)) == ("The game moved on.", {"gameId": "g", "ply": 4})

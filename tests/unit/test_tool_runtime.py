@@ -159,27 +159,22 @@ async def test_only_the_arguments_failing_the_input_model_are_invalid_arguments_
 
 
 @pytest.mark.parametrize(
-    ("payload", "carried", "structured"),
-    [
-        # A state (an output model) follows the sentence in the text only: a client that hands its model
-        # structuredContent alone (pydantic-ai) would otherwise show it the state without the sentence.
-        ("thread", {"name": "main"}, None),
-        # A declared error_output states the failure itself: it is the structuredContent.
-        ("refusal", {"kind": "refusal", "reason": "asked to"}, {"kind": "refusal", "reason": "asked to"}),
-        ("none", None, None),
-    ],
+    ("payload", "structured"),
+    [("thread", {"name": "main"}), ("refusal", {"kind": "refusal", "reason": "asked to"}), ("none", None)],
 )
-async def test_an_error_carries_structured_content_only_as_a_declared_error_output_and_a_state_only_in_its_text(
-    payload: str, carried: dict[str, str] | None, structured: dict[str, str] | None
+async def test_an_error_carries_structured_content_only_as_a_declared_model_that_its_output_schema_admits(
+    payload: str, structured: dict[str, str] | None
 ) -> None:
     runtime = ToolRuntime([book], TEMPLATES, BundleManifest())
     (listed,) = [t for t in runtime.tool_list if t["name"] == "refuse"]
     result = await runtime.call("refuse", {"structured": payload}, None)
     assert result.get("structuredContent") == structured
     assert result["isError"] is True
-    # The sentence, then what the error carries, serialized for clients that read only text.
+    # The sentence, then what the error carries as structuredContent, serialized for clients that read only text.
     assert result["content"][0] == {"type": "text", "text": "Refused, as asked."}
-    assert [json.loads(block["text"]) for block in result["content"][1:]] == ([] if carried is None else [carried])
+    assert [json.loads(block["text"]) for block in result["content"][1:]] == (
+        [] if structured is None else [structured]
+    )
     assert result["_meta"] == {"error": {"code": "refused", "message": "Refused, as asked.", "fields": {"x": "bad"}}}
     schema = Draft202012Validator(listed["outputSchema"])
     assert listed["outputSchema"]["type"] == "object"  # hosts require it at the top, union or not

@@ -22,11 +22,9 @@ class ToolError(ValueError):
 
     `code` is a stable snake_case identifier (e.g. `game_not_found`); `message` is a sentence for people, naming
     what went wrong and what to do. `details` land beside them in `_meta.error`, for programs (e.g. `fields`: a
-    message per argument). `structured` must be an instance of the tool's `output` or `error_output` model, or the
-    call fails as `internal_error`: an `error_output` (which states the failure) becomes the structuredContent,
-    which clients validate against the outputSchema even on errors; an `output` (a state, e.g. the current game on
-    a conflict) is serialized in the text after the sentence, never structuredContent, which some clients hand
-    their model alone. `meta` joins the result's `_meta`,
+    message per argument). `structured` becomes the result's structuredContent: clients validate it against the
+    tool's outputSchema even on errors, so it must be an instance of the tool's `output` or `error_output` model
+    (e.g. the current game on a conflict), or the call fails as `internal_error`. `meta` joins the result's `_meta`,
     for what only a widget needs to recover.
     """
 

@@ -66,19 +66,9 @@ def error_result(exc: BaseException, tool: ToolSpec) -> tuple[dict[str, Any], st
         logger.error("%s", UndeclaredPayload(name, exc), exc_info=exc, extra={"tool": name})
         return _internal_error(name), INTERNAL_ERROR_CODE
     if isinstance(exc, ToolError):
-        payload = None if exc.structured is None else exc.structured.model_dump(mode="json", by_alias=True)
-        # Only an `error_output` (which states the failure itself) is structuredContent: a client that hands its
-        # model structuredContent alone (pydantic-ai) would show it a state without the sentence. A state (an
-        # output model, e.g. the current game on a conflict) goes in the text, after the sentence.
-        carries_sentence = tool.error_output is not None and isinstance(exc.structured, tool.error_output)
+        structured = None if exc.structured is None else exc.structured.model_dump(mode="json", by_alias=True)
         wire = error_wire(
-            exc.code,
-            exc.message,
-            details=exc.details,
-            structured=payload if carries_sentence else None,
-            state=None if carries_sentence else payload,
-            retryable=exc.retryable,
-            meta=exc.meta,
+            exc.code, exc.message, details=exc.details, structured=structured, retryable=exc.retryable, meta=exc.meta
         )
         return wire, exc.code
     if isinstance(exc, InvalidArguments):

@@ -81,24 +81,20 @@ def error_wire(
     *,
     details: Mapping[str, Any] | None = None,
     structured: dict[str, Any] | None = None,
-    state: dict[str, Any] | None = None,
     retryable: bool = False,
     meta: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """An error result: `message` for the model in `content`, `{code, message, **details}` in `_meta.error` for
-    widgets and programs (every client passes `_meta` through unvalidated). `structured` (an `error_output`, which
-    states the failure itself) becomes structuredContent, only when the caller checked it conforms to the tool's
-    outputSchema: clients may validate structuredContent on errors too. `state` (e.g. the current game on a
-    conflict) is serialized after the message and is never structuredContent, so a client that reads only
-    structuredContent still reads the sentence."""
+    widgets and programs (every client passes `_meta` through unvalidated), and `structured` only when the caller
+    checked it conforms to the tool's outputSchema: clients may validate structuredContent on errors too. A
+    `structured` is also serialized after the message, as on a success (e.g. the current game on a conflict)."""
     error: dict[str, Any] = {"code": code, "message": message}
     error.update((key, value) for key, value in (details or {}).items() if key not in error)
     if retryable:
         error["retryable"] = True
     content = [{"type": "text", "text": message}]
-    for payload in (structured, state):
-        if payload is not None:
-            content.append(structured_text(payload))
+    if structured is not None:
+        content.append(structured_text(structured))
     wire: dict[str, Any] = {
         "content": content,
         "isError": True,

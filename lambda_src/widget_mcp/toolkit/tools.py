@@ -58,8 +58,8 @@ class ToolSpec:
     invoked: str
     handler: Handler
     widget: WidgetSpec | None = None
-    # The structuredContent this tool's error results may carry (e.g. DGUI's `dgui_error`, which states the failure);
-    # the outputSchema admits it beside `output_model`, since clients validate structuredContent on errors too.
+    # The structuredContent this tool's error results may carry besides `output_model` (e.g. DGUI's `dgui_error`);
+    # the outputSchema admits both, since clients validate structuredContent on errors too.
     error_output: type[BaseModel] | None = None
     # Other shapes a success may return besides `output_model` (e.g. ask_question's answered form, a
     # `dgui_response`); the outputSchema admits each.
@@ -285,8 +285,8 @@ class ToolBook:
 
         `output` is the model of what a success returns, or a tuple of models when it returns one of several shapes
         (the first is the usual one); the outputSchema admits each. An error result carries structuredContent only
-        when its `ToolError` gives a `structured` instance of `error_output` (declared here, so the outputSchema
-        admits it); a `structured` instance of an output is a state, serialized in the text after the sentence."""
+        when its `ToolError` gives a `structured` instance of an output or of `error_output` (declared here, so the
+        outputSchema admits it)."""
 
         outputs = output if isinstance(output, tuple) else (output,)
         if not outputs:

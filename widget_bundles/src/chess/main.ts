@@ -71,10 +71,10 @@ class ChessWidget {
     const before = this.game;
     const structured = result.structuredContent;
     const failure = failureOf(result, "The move was refused.");
-    // A conflict carries the current game serialized in its text, after the sentence (an error's structuredContent
-    // is never a state: some clients hand their model structuredContent alone). Its code is in `_meta.error`, which
-    // a host may drop: a failure that carries a game is a conflict whatever code it reads as.
-    const game = parseGame(failure ? stateInText(result.content) : structured);
+    // A conflict's structuredContent is the current game, also serialized in its text after the sentence (read there
+    // when a host hands the widget no structuredContent). Its code is in `_meta.error`, which a host may drop: a
+    // failure that carries a game is a conflict whatever code it reads as.
+    const game = parseGame(structured) ?? (failure ? parseGame(stateInText(result.content)) : null);
     if (failure) {
       const { code, message } = failure;
       if (game) {
