@@ -22,7 +22,6 @@ APPS: tuple[str, ...] = (
     "widget_mcp.apps.chess",
     "widget_mcp.apps.forms",
     "widget_mcp.apps.my_data",
-    "widget_mcp.apps.team_list",
 )
 
 # Served only with CONFORMANCE=1 (local runs of the official MCP conformance suite), after the apps above.
