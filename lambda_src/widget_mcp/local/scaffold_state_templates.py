@@ -33,7 +33,7 @@ def tool_book(context: AppContext) -> ToolBook:
     return declare(context)
 '''
 
-TOOLS = '''"""The $title app's tools: declarations only; each handler is built on its first call (handlers.py)."""
+TOOLS = '''"""The $title app's tools, declared only: handlers.py builds each handler on first use."""
 
 from __future__ import annotations
 
@@ -44,11 +44,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from widget_mcp.toolkit import DISPLAY_HOST, ToolBook, ToolCall, ToolResult
 
 if TYPE_CHECKING:
-    from widget_mcp.apps.$name.handlers import Handlers
-    from widget_mcp.apps.registry import AppContext
-
-# The note_id these tools take is made by ${name}_add_note: declared, so the playground and the test clients make
-# one first (nothing guesses ids from field names).
+$type_imports
+# The note_id these tools take is made by ${name}_add_note: declared, so the playground and
+# the test clients make one first (nothing guesses ids from field names).
 IDS = {"note_id": "${name}_add_note.note_id"}
 
 
@@ -63,7 +61,10 @@ class NoteInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     note_id: str = Field(
-        min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$$", description="The note_id ${name}_add_note answered."
+        min_length=1,
+        max_length=32,
+        pattern=r"^[A-Za-z0-9_-]+$$",
+        description="The note_id ${name}_add_note answered.",
     )
 
 
@@ -223,7 +224,9 @@ class NoteNotFound(ToolError):
     code = "note_not_found"
 
     def __init__(self, note_id: str) -> None:
-        super().__init__(f"There is no note {note_id} of yours. Check the id, or add one with ${name}_add_note.")
+        super().__init__(
+            f"There is no note {note_id} of yours. Check the id or add one: ${name}_add_note.",
+        )
 
 
 class EditConflict(ToolError):
@@ -341,7 +344,16 @@ class Notes:
 
 
 def _fill(template: str, name: str) -> str:
-    return Template(template).substitute(name=name, NAME=name.upper(), title=name.replace("_", " ").title())
+    # sorted as ruff's isort sorts them: where the app's module goes depends on its name ("team_list" > "registry")
+    type_imports = sorted(
+        [f"from widget_mcp.apps.{name}.handlers import Handlers", "from widget_mcp.apps.registry import AppContext"]
+    )
+    return Template(template).substitute(
+        name=name,
+        NAME=name.upper(),
+        title=name.replace("_", " ").title(),
+        type_imports="".join(f"    {line}\n" for line in type_imports),
+    )
 
 
 def state_app_files(name: str) -> dict[Path, str]:

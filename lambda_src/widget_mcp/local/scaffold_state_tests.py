@@ -107,7 +107,9 @@ async def test_a_note_is_added_liked_edited_and_shown(client: Client) -> None:
         note_id = added.structured_content["note_id"]  # type: ignore[index]
         await client.call_tool("${name}_like_note", {"note_id": note_id}, meta=ADA)
         edited = await client.call_tool(
-            "${name}_edit_note", {"note_id": note_id, "text": "Buy soy milk", "version": 2}, meta=ADA
+            "${name}_edit_note",
+            {"note_id": note_id, "text": "Buy soy milk", "version": 2},
+            meta=ADA,
         )
         shown = await client.call_tool("${name}_show_note", {"note_id": note_id}, meta=ADA)
 
@@ -120,9 +122,15 @@ async def test_an_edit_over_a_stale_version_is_a_conflict_and_the_note_is_kept(c
     async with client:
         added = await client.call_tool("${name}_add_note", {"text": "Buy oat milk"}, meta=ADA)
         note_id = added.structured_content["note_id"]  # type: ignore[index]
-        await client.call_tool("${name}_edit_note", {"note_id": note_id, "text": "Buy rice", "version": 1}, meta=ADA)
+        await client.call_tool(
+            "${name}_edit_note",
+            {"note_id": note_id, "text": "Buy rice", "version": 1},
+            meta=ADA,
+        )
         stale = await client.call_tool(
-            "${name}_edit_note", {"note_id": note_id, "text": "Buy soy milk", "version": 1}, meta=ADA
+            "${name}_edit_note",
+            {"note_id": note_id, "text": "Buy soy milk", "version": 1},
+            meta=ADA,
         )
         shown = await client.call_tool("${name}_show_note", {"note_id": note_id}, meta=ADA)
 

@@ -58,7 +58,7 @@ def tidy_note(text: str) -> Note:
     return Note(text=tidied, words=len(tidied.split()))
 '''
 
-TOOLS = '''"""The $title app's tools: thin handlers that parse input, call the domain and shape the result.
+TOOLS = '''"""The $title app's tools: thin handlers that parse input, call the domain, shape the result.
 
 This module imports only pydantic and the toolkit: the server lists the tools from it at cold start. A handler
 imports the rest (the domain, libraries) inside its body, when first called.
@@ -178,8 +178,9 @@ async def test_a_note_answers_with_structured_content_a_widget_and_a_narration(c
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
         result = await client.call_tool("${name}_note", {"text": " Check again  on Monday"})
 
-    assert tools["${name}_note"].meta is not None
-    assert tools["${name}_note"].meta["ui"]["resourceUri"].startswith("ui://widget/$widget_name-")
+    meta = tools["${name}_note"].meta
+    assert meta is not None
+    assert meta["ui"]["resourceUri"].startswith("ui://widget/$widget_name-")
     assert result.structured_content == {"note": "Check again on Monday", "words": 4}
     assert result.meta is not None
     note = "Check again on Monday"
