@@ -46,6 +46,8 @@ def _lines_of_calls(
     prints these too, so they are read once, from the handler)."""
     monkeypatch.delenv("POWERTOOLS_METRICS_DISABLED", raising=False)
     obs = Observability(Settings(POWERTOOLS_SERVICE_NAME=names.SERVICE, POWERTOOLS_METRICS_NAMESPACE=names.NAMESPACE))
+    # Loggers of one service share their formatter in a process: its keys (a handler's function_name, say) come back.
+    kept = dict(obs.logger.registered_formatter.get_current_keys())
     obs.logger.set_correlation_id("req-1")
     capture = _Lines()
     capture.setFormatter(obs.logger.registered_formatter)
@@ -66,6 +68,7 @@ def _lines_of_calls(
     finally:
         obs.logger.removeHandler(capture)
         obs.logger.registered_formatter.clear_state()
+        obs.logger.registered_formatter.append_keys(**kept)
     printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith('{"_aws"')]
     return [json.loads(line) for line in printed + capture.lines]
 

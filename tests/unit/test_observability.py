@@ -38,6 +38,8 @@ def _telemetry_lines(
 
     Powertools keeps one logger per service name for the process: the keys a run adds are cleared after it."""
     obs = Observability(Settings(POWERTOOLS_SERVICE_NAME=service, POWERTOOLS_METRICS_NAMESPACE="Ns"))
+    # Loggers of one service share their formatter in a process: its keys (a handler's function_name, say) come back.
+    kept = dict(obs.logger.registered_formatter.get_current_keys())
     obs.logger.set_correlation_id("req-1")
     capture = _Lines()
     capture.setFormatter(obs.logger.registered_formatter)
@@ -48,6 +50,7 @@ def _telemetry_lines(
     finally:
         obs.logger.removeHandler(capture)
         obs.logger.registered_formatter.clear_state()
+        obs.logger.registered_formatter.append_keys(**kept)
     printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith('{"_aws"')]
     return [json.loads(line) for line in printed + capture.lines]
 

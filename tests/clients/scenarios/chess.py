@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import json
-
 from client_session import ClientSession
 
 
@@ -23,11 +21,8 @@ def play(client: ClientSession) -> None:
     assert "Ke3" in illegal.text, illegal.text
 
     stale = client.fails("chess_move", {"gameId": game, "move": "e5", "expectedPly": 0}, "conflict")
-    # A conflict carries the current game in its text after the sentence, so a widget can redraw it without another
-    # call; never as structuredContent, which some clients hand their model alone, without the sentence.
-    assert stale.result.get("structuredContent") is None, stale.result
-    current = json.loads(stale.result["content"][-1]["text"])
-    assert (current["gameId"], current["ply"]) == (game, 1), stale.result
+    # A conflict carries the current game, so a widget can redraw it without another call.
+    assert (stale.structured["gameId"], stale.structured["ply"]) == (game, 1), stale.result
 
     client.fails("chess_show_game", {"gameId": "no-such-game"}, "game_not_found")
     client.fails("chess_move", {"gameId": game, "move": "e5", "from": "e7", "to": "e5"}, "invalid_arguments")
