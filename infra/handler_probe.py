@@ -175,12 +175,20 @@ def rpc(name: str, method: str, params: dict[str, Any], *, token: str | None = N
     return body["result"]
 
 
+# The `_meta` of the last tool result: where a form's widget finds the answer key it sends back with the answers.
+last_meta: dict[str, Any] = {}
+
+
 def tool(name: str, arguments: dict[str, Any], *, token: str | None) -> dict[str, Any]:
-    params: dict[str, Any] = {"name": name, "arguments": arguments}
+    # As ChatGPT calls: its display signal (forms are shown in their widget) and, without sign-in, its user id.
+    meta: dict[str, Any] = {"openai/locale": "en-US"}
     if not token:
-        params["_meta"] = {"openai/subject": "asset-smoke"}  # ChatGPT's user id, without sign-in
+        meta["openai/subject"] = "asset-smoke"
+    params: dict[str, Any] = {"name": name, "arguments": arguments, "_meta": meta}
     result = rpc(f"tools/call {name}", "tools/call", params, token=token)
     check(not result.get("isError"), f"isError: {json.dumps(result)[:300]}")
+    last_meta.clear()
+    last_meta.update(result.get("_meta") or {})
     structured: dict[str, Any] = result.get("structuredContent") or {}
     return structured
 
@@ -237,7 +245,9 @@ def stateful_session(token: str | None) -> None:
     form_id = asked.get("formId")
     check(bool(form_id), f"ask_question: {asked}")
     answer = {"destinationCity": "Tokyo", "departureDate": "2026-03-01"}
-    submitted = tool("submit_form", {"formId": form_id, "data": answer}, token=token)
+    key = last_meta.get("dgui_answer_key")
+    check(isinstance(key, str), f"ask_question gave the widget no answer key: {sorted(last_meta)}")
+    submitted = tool("submit_form", {"formId": form_id, "data": answer, "answerKey": key}, token=token)
     check(submitted.get("type") == "dgui_response", f"submit_form: {submitted}")
     stored = tool("get_form_response", {"formId": form_id}, token=token)
     check(stored.get("type") == "dgui_response", f"get_form_response: {stored}")
