@@ -63,10 +63,12 @@ def _node(
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        errors="replace",  # a log line is read, never decoded strictly
         start_new_session=True,
     )
     lines: list[str] = []
-    threading.Thread(target=_drain, args=(proc, lines), name=f"{name}-output", daemon=True).start()
+    drain = threading.Thread(target=_drain, args=(proc, lines), name=f"{name}-output", daemon=True)
+    drain.start()
     try:
         yield proc, lines
     finally:
@@ -77,8 +79,11 @@ def _node(
             proc.kill()
             proc.wait(10)
         finally:
+            # The reader ends at the pipe's end once the process is gone; closing the pipe under it would raise there.
+            drain.join(10)
             assert proc.stdout is not None
-            proc.stdout.close()
+            if not drain.is_alive():
+                proc.stdout.close()
 
 
 def _await(check: Callable[[], bool], proc: subprocess.Popen[str], lines: list[str], what: str) -> None:
