@@ -16,8 +16,11 @@ Snippets speak to `make dev`'s default address; the tests put their own server's
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import textwrap
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from repo_copy import ROOT
@@ -86,17 +89,42 @@ def snippets(kind: str) -> list[Block]:
     return [block for block in blocks() if block.kind == kind]
 
 
+def section_python(heading: str) -> list[str]:
+    """The python blocks of README.md's section under `heading` ("## …" or "### …"), in order, up to the next
+    heading of its level."""
+    text = README.read_text()
+    start = text.index(heading)
+    level = heading[: len(heading) - len(heading.lstrip("#"))]
+    section = text[start : text.index(f"\n{level} ", start + 1)]
+    return re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
+
+
 def run_python_section(heading: str) -> dict[str, Any]:
     """The namespace left by the README section under `heading` (e.g. "## Run long work as a task"), its python
     blocks run in order after the toolkit's imports and a `book = ToolBook()`: the section's examples as a user
     pastes them into one file."""
-    text = README.read_text()
-    start = text.index(heading)
-    section = text[start : text.index("\n## ", start + 1)]
-    code = re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
+    code = section_python(heading)
     namespace: dict[str, Any] = {}
     exec(
         "from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult\nbook = ToolBook()\n" + "\n".join(code),
         namespace,
     )
     return namespace
+
+
+def assert_guide_apps_pass_ruff(where: Path, apps: dict[str, str], checked: str, what: str) -> None:
+    """`ruff check` and `ruff format --check` (the repository's config) pass on `checked`, with each of `apps` (package
+    name: the guide's code) written where the guide puts it, lambda_src/widget_mcp/apps/<name>/, under `where`: so
+    imports sort as they will there."""
+    apps_dir = where / "widget_mcp" / "apps"
+    for package, code in apps.items():
+        (apps_dir / package).mkdir(parents=True)
+        (apps_dir / package / "__init__.py").write_text(code)
+    for parent in (where / "widget_mcp", apps_dir):
+        (parent / "__init__.py").write_text("")
+    config = ["--config", str(ROOT / "pyproject.toml"), checked]
+    for command in (["check", *config], ["format", "--check", *config]):
+        ran = subprocess.run(
+            [sys.executable, "-m", "ruff", *command], cwd=where, capture_output=True, text=True, timeout=60, check=False
+        )
+        assert ran.returncode == 0, f"ruff {command[0]} of README.md's {what} app:\n{ran.stdout}{ran.stderr}"

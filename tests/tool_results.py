@@ -1,4 +1,4 @@
-"""Reading tool results in tests: one place for the checks every functional test makes first."""
+"""Calling tools and reading their results in tests: one place for the checks every functional test makes first."""
 
 from __future__ import annotations
 
@@ -9,6 +9,15 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from mcp import Client
 from mcp_types import CallToolResult
+from widget_mcp.server import build_server
+from widget_mcp.wiring import Core
+
+
+async def call_as(core: Core, tool: str, arguments: dict[str, Any], meta: dict[str, Any]) -> CallToolResult:
+    """`tool` called through the official MCP client on `core`'s server in memory, with `meta` (a host's hints: who
+    the caller is)."""
+    async with Client(build_server(core.runtime), mode="legacy") as client:
+        return await client.call_tool(tool, arguments, meta=meta)
 
 
 def structured(result: CallToolResult) -> dict[str, Any]:

@@ -6,19 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-import re
-import subprocess
-import sys
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp import Client
-from readme_snippets import README
-from repo_copy import ROOT
+from readme_snippets import assert_guide_apps_pass_ruff, section_python
+from tool_results import call_as, error_of
 from widget_mcp.apps import registry
-from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import DocumentStore
 from widget_mcp.wiring import Core, build_core
@@ -31,10 +26,7 @@ PACKAGE = "readme_team_poll"
 
 def guide_code() -> str:
     """The python blocks of the "Keep state" section, in order: the app's `__init__.py`."""
-    text = README.read_text()
-    start = text.index("### Keep state")
-    section = text[start : text.index("\n### ", start + 1)]
-    return "\n\n".join(re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL))
+    return "\n\n".join(section_python("### Keep state"))
 
 
 @pytest.fixture
@@ -47,24 +39,18 @@ def core(settings: Settings, store: DocumentStore, tmp_path: Path, monkeypatch: 
     return build_core(settings, concurrent=True, store=store)
 
 
-async def call(core: Core, tool: str, arguments: dict[str, Any], meta: dict[str, Any]) -> Any:
-    async with Client(build_server(core.runtime), mode="legacy") as client:
-        return await client.call_tool(tool, arguments, meta=meta)
-
-
 def error_code(result: Any) -> str:
-    assert result.is_error, result
-    return str(result.meta["error"]["code"])
+    return str(error_of(result)["code"])
 
 
 async def test_a_poll_is_created_voted_on_and_counted_as_the_guide_shows(core: Core) -> None:
-    created = await call(core, "create_poll", {"question": "Lunch?", "options": ["Pizza", "Sushi", "Salad"]}, ALICE)
+    created = await call_as(core, "create_poll", {"question": "Lunch?", "options": ["Pizza", "Sushi", "Salad"]}, ALICE)
     assert not created.is_error, created
     poll_id = created.structured_content["poll_id"]
 
     for option in (1, 1, 0):
-        assert not (await call(core, "vote", {"poll_id": poll_id, "option": option}, ALICE)).is_error
-    results = await call(core, "poll_results", {"poll_id": poll_id}, ALICE)
+        assert not (await call_as(core, "vote", {"poll_id": poll_id, "option": option}, ALICE)).is_error
+    results = await call_as(core, "poll_results", {"poll_id": poll_id}, ALICE)
 
     assert results.structured_content == {
         "poll_id": poll_id,
@@ -79,12 +65,12 @@ async def test_a_poll_is_created_voted_on_and_counted_as_the_guide_shows(core: C
 
 
 async def test_the_guides_refusals_are_error_results_with_their_codes(core: Core) -> None:
-    created = await call(core, "create_poll", {"question": "Lunch?", "options": ["Pizza", "Sushi"]}, ALICE)
+    created = await call_as(core, "create_poll", {"question": "Lunch?", "options": ["Pizza", "Sushi"]}, ALICE)
     poll_id = created.structured_content["poll_id"]
 
-    past_the_options = await call(core, "vote", {"poll_id": poll_id, "option": 2}, ALICE)
-    one_option = await call(core, "create_poll", {"question": "Lunch?", "options": ["Pizza"]}, ALICE)
-    unknown = await call(core, "poll_results", {"poll_id": "0" * 22}, ALICE)
+    past_the_options = await call_as(core, "vote", {"poll_id": poll_id, "option": 2}, ALICE)
+    one_option = await call_as(core, "create_poll", {"question": "Lunch?", "options": ["Pizza"]}, ALICE)
+    unknown = await call_as(core, "poll_results", {"poll_id": "0" * 22}, ALICE)
 
     assert [error_code(r) for r in (past_the_options, one_option, unknown)] == [
         "no_such_option",
@@ -96,33 +82,33 @@ async def test_the_guides_refusals_are_error_results_with_their_codes(core: Core
 async def test_a_creator_past_the_guides_quota_of_live_polls_is_refused_and_nothing_is_stored(core: Core) -> None:
     quota = importlib.import_module(PACKAGE).QUOTA_LIVE_POLLS  # the guide's, as the registry loaded it
     for _ in range(quota):
-        assert not (await call(core, "create_poll", {"question": "Q?", "options": ["a", "b"]}, BOB)).is_error
+        assert not (await call_as(core, "create_poll", {"question": "Q?", "options": ["a", "b"]}, BOB)).is_error
 
-    refused = await call(core, "create_poll", {"question": "Q?", "options": ["a", "b"]}, BOB)
+    refused = await call_as(core, "create_poll", {"question": "Q?", "options": ["a", "b"]}, BOB)
 
     assert error_code(refused) == "quota_exceeded"
     assert refused.meta["error"]["limit"] == quota
-    assert not (await call(core, "create_poll", {"question": "Q?", "options": ["a", "b"]}, ALICE)).is_error
+    assert not (await call_as(core, "create_poll", {"question": "Q?", "options": ["a", "b"]}, ALICE)).is_error
 
 
 async def test_another_users_poll_id_is_not_found_and_takes_no_vote(core: Core) -> None:
-    created = await call(core, "create_poll", {"question": "Lunch?", "options": ["Pizza", "Sushi"]}, ALICE)
+    created = await call_as(core, "create_poll", {"question": "Lunch?", "options": ["Pizza", "Sushi"]}, ALICE)
     poll_id = created.structured_content["poll_id"]
 
-    seen = await call(core, "poll_results", {"poll_id": poll_id}, BOB)
-    voted = await call(core, "vote", {"poll_id": poll_id, "option": 0}, BOB)
-    anonymous = await call(core, "vote", {"poll_id": poll_id, "option": 0}, {})
+    seen = await call_as(core, "poll_results", {"poll_id": poll_id}, BOB)
+    voted = await call_as(core, "vote", {"poll_id": poll_id, "option": 0}, BOB)
+    anonymous = await call_as(core, "vote", {"poll_id": poll_id, "option": 0}, {})
 
     assert [error_code(r) for r in (seen, voted, anonymous)] == ["poll_not_found"] * 3
-    assert (await call(core, "poll_results", {"poll_id": poll_id}, ALICE)).structured_content["total"] == 0
+    assert (await call_as(core, "poll_results", {"poll_id": poll_id}, ALICE)).structured_content["total"] == 0
 
 
 async def test_a_poll_made_without_sign_in_is_reached_by_its_capability_id_alone(core: Core) -> None:
-    created = await call(core, "create_poll", {"question": "Lunch?", "options": ["Pizza", "Sushi"]}, {})
+    created = await call_as(core, "create_poll", {"question": "Lunch?", "options": ["Pizza", "Sushi"]}, {})
     poll_id = created.structured_content["poll_id"]
 
-    voted = await call(core, "vote", {"poll_id": poll_id, "option": 1}, {})
-    from_a_user = await call(core, "poll_results", {"poll_id": poll_id}, ALICE)
+    voted = await call_as(core, "vote", {"poll_id": poll_id, "option": 1}, {})
+    from_a_user = await call_as(core, "poll_results", {"poll_id": poll_id}, ALICE)
 
     assert len(poll_id) == 24
     assert voted.structured_content["total"] == 1
@@ -130,7 +116,7 @@ async def test_a_poll_made_without_sign_in_is_reached_by_its_capability_id_alone
 
 
 async def test_twenty_racing_votes_are_all_counted_with_no_retry(core: Core) -> None:
-    created = await call(core, "create_poll", {"question": "Lunch?", "options": ["Pizza", "Sushi"]}, ALICE)
+    created = await call_as(core, "create_poll", {"question": "Lunch?", "options": ["Pizza", "Sushi"]}, ALICE)
     poll_id = created.structured_content["poll_id"]
     start = threading.Barrier(20)
     answers: list[Any] = []
@@ -146,20 +132,10 @@ async def test_twenty_racing_votes_are_all_counted_with_no_retry(core: Core) -> 
         thread.join(timeout=60)
 
     assert [answer["isError"] for answer in answers] == [False] * 20
-    results = (await call(core, "poll_results", {"poll_id": poll_id}, ALICE)).structured_content
+    results = (await call_as(core, "poll_results", {"poll_id": poll_id}, ALICE)).structured_content
     assert [r["votes"] for r in results["results"]] == [10, 10]
     assert results["total"] == 20
 
 
 def test_the_guides_app_passes_ruff_where_the_guide_puts_it(tmp_path: Path) -> None:
-    # Under a `widget_mcp` package, as in lambda_src/widget_mcp/apps/team_poll/, so imports sort as they will there.
-    package = tmp_path / "widget_mcp" / "apps" / "team_poll"
-    package.mkdir(parents=True)
-    for parent in (tmp_path / "widget_mcp", tmp_path / "widget_mcp" / "apps"):
-        (parent / "__init__.py").write_text("")
-    (package / "__init__.py").write_text(guide_code())
-    ruff = [sys.executable, "-m", "ruff"]
-    config = ["--config", str(ROOT / "pyproject.toml"), "widget_mcp"]
-    for command in (["check", *config], ["format", "--check", *config]):
-        ran = subprocess.run([*ruff, *command], cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
-        assert ran.returncode == 0, f"ruff {command[0]} of README.md's Keep state app:\n{ran.stdout}{ran.stderr}"
+    assert_guide_apps_pass_ruff(tmp_path, {"team_poll": guide_code()}, "widget_mcp", "Keep state")

@@ -5,23 +5,16 @@ identity and a removed member are refused; nothing of one space is reachable fro
 
 from __future__ import annotations
 
-import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp import Client
-from readme_snippets import README
-from repo_copy import ROOT
+from readme_snippets import assert_guide_apps_pass_ruff, section_python
+from tool_results import call_as, error_of, structured
 from widget_mcp.apps import registry
-from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import DocumentStore
 from widget_mcp.wiring import Core, build_core
-
-from tests.functional.test_readme_keep_state import guide_code
 
 TABLE = "space-state"
 ALICE = {"openai/subject": "v1/alice"}
@@ -31,17 +24,18 @@ POLL_PACKAGE, SPACE_PACKAGE = "readme_team_poll_for_spaces", "readme_team_space"
 GUIDE_POLL_MODULE = "widget_mcp.apps.team_poll"
 
 
-def shared_code() -> str:
-    """The python blocks of the "Shared state" section, in order: the team space's `__init__.py`."""
-    text = README.read_text()
-    start = text.index("### Shared state")
-    section = text[start : text.index("\n### ", start + 1)]
-    return "\n\n".join(re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL))
+def guide_code(heading: str) -> str:
+    """The python blocks of a guide's section, in order: its app's `__init__.py` ("Keep state": the poll app; "Shared
+    state": the team space)."""
+    return "\n\n".join(section_python(heading))
 
 
 @pytest.fixture
 def core(settings: Settings, store: DocumentStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Core:
-    for package, code in ((POLL_PACKAGE, guide_code()), (SPACE_PACKAGE, shared_code())):
+    for package, code in (
+        (POLL_PACKAGE, guide_code("### Keep state")),
+        (SPACE_PACKAGE, guide_code("### Shared state")),
+    ):
         (tmp_path / package).mkdir()
         (tmp_path / package / "__init__.py").write_text(code.replace(GUIDE_POLL_MODULE, POLL_PACKAGE))
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -49,21 +43,14 @@ def core(settings: Settings, store: DocumentStore, tmp_path: Path, monkeypatch: 
     return build_core(settings, concurrent=True, store=store)
 
 
-async def call(core: Core, tool: str, arguments: dict[str, Any], meta: dict[str, Any]) -> Any:
-    async with Client(build_server(core.runtime), mode="legacy") as client:
-        return await client.call_tool(tool, arguments, meta=meta)
-
-
 async def ok(core: Core, tool: str, arguments: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
-    result = await call(core, tool, arguments, meta)
+    result = await call_as(core, tool, arguments, meta)
     assert not result.is_error, result
-    return dict(result.structured_content)
+    return structured(result)
 
 
 async def code_of(core: Core, tool: str, arguments: dict[str, Any], meta: dict[str, Any]) -> str:
-    result = await call(core, tool, arguments, meta)
-    assert result.is_error, result
-    return str(result.meta["error"]["code"])
+    return str(error_of(await call_as(core, tool, arguments, meta))["code"])
 
 
 async def team(core: Core) -> tuple[str, str]:
@@ -124,15 +111,5 @@ async def test_a_member_cannot_add_others_and_a_poll_of_one_space_is_not_found_i
 
 
 def test_the_guides_space_app_passes_ruff_where_the_guide_puts_it(tmp_path: Path) -> None:
-    apps = tmp_path / "widget_mcp" / "apps"
-    for package, code in (("team_poll", guide_code()), ("team_space", shared_code())):
-        (apps / package).mkdir(parents=True)
-        (apps / package / "__init__.py").write_text(code)
-    for parent in (tmp_path / "widget_mcp", apps):
-        (parent / "__init__.py").write_text("")
-    config = ["--config", str(ROOT / "pyproject.toml"), "widget_mcp/apps/team_space"]
-    for command in (["ruff", "check", *config], ["ruff", "format", "--check", *config]):
-        ran = subprocess.run(
-            [sys.executable, "-m", *command], cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False
-        )
-        assert ran.returncode == 0, f"{command[:2]} of README.md's Shared state app:\n{ran.stdout}{ran.stderr}"
+    apps = {"team_poll": guide_code("### Keep state"), "team_space": guide_code("### Shared state")}
+    assert_guide_apps_pass_ruff(tmp_path, apps, "widget_mcp/apps/team_space", "Shared state")
