@@ -6,57 +6,29 @@
 import { Agent } from "@mastra/core/agent";
 import { MCPClient } from "@mastra/mcp";
 import { MockLanguageModelV3 } from "ai/test";
-import { wire } from "./driver_loop.mjs";
-import { installedVersion, serveAgent } from "./agent_loop.mjs";
+import { installedVersion, protocolWatcher, scriptedMock, serveAgent } from "./agent_loop.mjs";
 
 const [url] = process.argv.slice(2);
 const SERVER = "widget";
-const USAGE = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-const step = (content, unified) => ({ content, finishReason: { unified, raw: unified }, usage: USAGE, warnings: [] });
-
+const watcher = protocolWatcher();
 let mcp = null;
-let negotiated = null;
-
-// The revision the client speaks: the MCP-Protocol-Version header of its requests after the first, as its
-// transport's fetch sends them.
-async function watching(input, init) {
-  negotiated = new Headers(init?.headers).get("mcp-protocol-version") ?? negotiated;
-  return await fetch(input, init);
-}
-
-function scripted(turn) {
-  return new MockLanguageModelV3({
-    doGenerate: async (options) => {
-      turn.offered = (options.tools ?? []).map((tool) => tool.name);
-      const results = options.prompt.filter((m) => m.role === "tool").flatMap((m) => m.content);
-      if (results.length) {
-        turn.seen = wire(results.map((part) => part.output));
-        return step([{ type: "text", text: "done" }], "stop");
-      }
-      if (turn.name === null) return step([{ type: "text", text: "nothing to do" }], "stop");
-      const input = JSON.stringify(turn.args);
-      return step([{ type: "tool-call", toolCallId: "call-1", toolName: `${SERVER}_${turn.name}`, input }], "tool-calls");
-    },
-  });
-}
 
 await serveAgent({
   async connect() {
-    mcp = new MCPClient({ id: "widget-mcp-matrix", servers: { [SERVER]: { url: new URL(url), fetch: watching } } });
+    const servers = { [SERVER]: { url: new URL(url), fetch: watcher.fetch } };
+    mcp = new MCPClient({ id: "widget-mcp-matrix", servers });
     await mcp.listTools();
     return {
       library: "@mastra/mcp",
       version: installedVersion("@mastra/mcp"),
-      protocolVersion: negotiated,
+      protocolVersion: watcher.negotiated(),
       with: { "@mastra/core": installedVersion("@mastra/core") },
     };
   },
   async play(turn) {
     const tools = await mcp.listTools();
-    const agent = new Agent({ id: "player", name: "player", instructions: "Play.", model: scripted(turn), tools });
+    const model = scriptedMock(MockLanguageModelV3, turn, `${SERVER}_`);
+    const agent = new Agent({ id: "player", name: "player", instructions: "Play.", model, tools });
     await agent.generate("Play.", { maxSteps: 3 });
   },
   async close() {

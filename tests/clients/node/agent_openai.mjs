@@ -4,13 +4,13 @@
 // agent_openai.mjs <MCP URL>.
 import { Agent, MCPServerStreamableHttp, run, setTracingDisabled, Usage } from "@openai/agents";
 import { wire } from "./driver_loop.mjs";
-import { installedVersion, serveAgent } from "./agent_loop.mjs";
+import { installedVersion, protocolWatcher, serveAgent } from "./agent_loop.mjs";
 
 setTracingDisabled(true);
 const [url] = process.argv.slice(2);
 
+const watcher = protocolWatcher();
 let server = null;
-let negotiated = null;
 
 const reply = (text) => ({
   type: "message",
@@ -45,18 +45,12 @@ function scripted(turn) {
   };
 }
 
-// The revision the client speaks: the MCP-Protocol-Version header of its requests after the first, as its
-// transport's fetch sends them.
-async function watching(input, init) {
-  negotiated = new Headers(init?.headers).get("mcp-protocol-version") ?? negotiated;
-  return await fetch(input, init);
-}
-
 await serveAgent({
   async connect() {
-    server = new MCPServerStreamableHttp({ url, name: "widget", fetch: watching });
+    server = new MCPServerStreamableHttp({ url, name: "widget", fetch: watcher.fetch });
     await server.connect();
-    return { library: "@openai/agents", version: installedVersion("@openai/agents"), protocolVersion: negotiated };
+    const version = installedVersion("@openai/agents");
+    return { library: "@openai/agents", version, protocolVersion: watcher.negotiated() };
   },
   async play(turn) {
     const agent = new Agent({ name: "player", instructions: "Play.", model: scripted(turn), mcpServers: [server] });
