@@ -10,8 +10,11 @@ import selectors
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from client_specs import PYTHON, ROOT, ClientSpec
 
 TIMEOUT = 30.0
@@ -81,3 +84,20 @@ class Driver:
         assert self._proc.stdout is not None
         self._proc.stdout.close()
         self._stderr.close()
+
+
+def installed(spec: ClientSpec) -> None:
+    """Fail, saying how to install it, when the client's driver cannot run: nothing in the matrix skips."""
+    if not spec.needs.exists():
+        pytest.fail(f"{spec.name} is not installed ({spec.needs} is missing): run `make clients`", pytrace=False)
+
+
+@contextmanager
+def running(spec: ClientSpec, url: str) -> Iterator[Driver]:
+    """The client's driver for `url`, installed, stopped on the way out."""
+    installed(spec)
+    driver = Driver(spec, url)
+    try:
+        yield driver
+    finally:
+        driver.stop()

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from widget_mcp.apps.forms.chat_fallback import RECORD_TOOL
 from widget_mcp.apps.registry import AppContext, load_books
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
@@ -65,6 +66,29 @@ def id_fields(tool: str) -> dict[str, Producer]:
     """The arguments of `tool` that another tool's result supplies (its declared ids), with the tool that makes
     each."""
     return {argument: producer for argument in sorted(SPECS[tool].ids) if (producer := producer_of(argument, tool))}
+
+
+def form_tools() -> list[str]:
+    """The tools a model may call that ask the user a form: those whose result makes the id the chat fallback's
+    tool (RECORD_TOOL) records an answer to, as it declares."""
+    return sorted({p.spec.name for p in id_fields(RECORD_TOOL).values() if p.spec.visibility != "private"})
+
+
+def readers_of(tool: str) -> list[str]:
+    """The read-only tools that take an id `tool`'s result makes (get_form_response for a form), as declared."""
+    return [
+        name
+        for name, spec in SPECS.items()
+        if spec.read_only and tool in {p.spec.name for p in id_fields(name).values()}
+    ]
+
+
+def chat_answer(form: dict[str, Any]) -> dict[str, Any]:
+    """A user's answer to every field of `form` (a JSON schema): a string, or a number at its minimum."""
+    return {
+        field: schema.get("minimum", 1) if schema.get("type") in ("integer", "number") else f"answer to {field}"
+        for field, schema in form["properties"].items()
+    }
 
 
 def unplanned_arguments(tool: str) -> list[str]:

@@ -116,6 +116,9 @@ CLIENTS: tuple[ClientSpec, ...] = (
     ),
 )
 
+# The client whose results the agent frameworks' tests expect their model to read: the SDK this server is built on.
+REFERENCE = next(spec for spec in CLIENTS if spec.key == "python_sdk_2_3_0")
+
 # Every (client, era) the matrix runs, and its test id (`ts_sdk_1_32_2-2025_11_25`).
 CLIENT_ERAS: tuple[tuple[ClientSpec, str], ...] = tuple((spec, era) for spec in CLIENTS for era in spec.eras)
 CLIENT_ERA_IDS = [f"{spec.key}-{era.replace('-', '_')}" for spec, era in CLIENT_ERAS]

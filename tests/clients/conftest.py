@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from client_driver import Driver
+from client_driver import Driver, installed, running
 from client_session import ClientSession
 from client_specs import (
     ANSWERING_ERA_IDS,
@@ -17,6 +17,7 @@ from client_specs import (
     EXTENSION_ERA_IDS,
     EXTENSION_ERAS,
     HANDSHAKE,
+    REFERENCE,
     RESUMING_ERA_IDS,
     RESUMING_ERAS,
     STATELESS,
@@ -29,6 +30,14 @@ from widget_mcp.local.process import local_server
 def mcp_url() -> Iterator[str]:
     with local_server("client-matrix-state") as server:
         yield f"{server.base}/mcp"
+
+
+@pytest.fixture(scope="session")
+def reference(mcp_url: str) -> Iterator[ClientSession]:
+    """The official Python SDK's client (client_specs.REFERENCE) on the same server: what the agent frameworks'
+    models should read is what it reads making the same calls."""
+    with running(REFERENCE, mcp_url) as driver:
+        yield ClientSession(driver, REFERENCE, HANDSHAKE)
 
 
 @pytest.fixture(scope="session")
@@ -49,8 +58,7 @@ def drivers(mcp_url: str) -> Iterator[dict[tuple[ClientSpec, str], Driver]]:
 def client(request: pytest.FixtureRequest, drivers: dict[tuple[ClientSpec, str], Driver]) -> Iterator[ClientSession]:
     spec: ClientSpec
     spec, era = request.param
-    if not spec.needs.exists():
-        pytest.fail(f"{spec.name} is not installed ({spec.needs} is missing): run `make clients`", pytrace=False)
+    installed(spec)
     driver = drivers[spec, era]
     # The server knows what a client declared in 2026-07-28 (every request) and in 2025-11-25 (its session, kept
     # with resumable streams, on by default); an earlier era's client it cannot ask.
@@ -81,8 +89,7 @@ def _answering(
 ) -> tuple[Driver, ClientSpec, str]:
     spec: ClientSpec
     spec, era = request.param
-    if not spec.needs.exists():
-        pytest.fail(f"{spec.name} is not installed ({spec.needs} is missing): run `make clients`", pytrace=False)
+    installed(spec)
     return drivers[spec, era], spec, era
 
 

@@ -11,16 +11,18 @@ from typing import Any
 
 import pytest
 from agent_specs import AGENT_IDS, AGENTS, OFFERS_APP_ONLY, UNREAD_ERRORS
-from client_driver import Driver
-from client_plan import SPECS, example_arguments, invalid_arguments
+from client_driver import Driver, running
+from client_plan import SPECS, chat_answer, example_arguments, form_tools, id_fields, invalid_arguments, readers_of
 from client_session import ClientSession
-from client_specs import CLIENTS, HANDSHAKE, ClientSpec
+from client_specs import ClientSpec
 from served_tools import SERVED_TOOLS
 from widget_mcp.apps.forms.answer_keys import ANSWER_KEY_META
 from widget_mcp.apps.forms.chat_fallback import RECORD_TOOL
 
-REFERENCE = next(spec for spec in CLIENTS if spec.key == "python_sdk_2_3_0")
 APP_ONLY = [tool for tool in SERVED_TOOLS if SPECS[tool].visibility == "private"]
+# A call that needs nothing made first and changes nothing: each framework's model makes it to show what it is offered.
+PROBE = next(tool for tool in SERVED_TOOLS if tool not in APP_ONLY and SPECS[tool].read_only and not id_fields(tool))
+FORM_TOOLS = form_tools()
 # Invalid arguments to an app-only tool are refused as `app_only` first (test_..._app_only_tool_...).
 INVALID_CALLS = [tool for tool in SERVED_TOOLS if invalid_arguments(tool) is not None and tool not in APP_ONLY]
 
@@ -107,32 +109,18 @@ def _objects(value: Any) -> Iterator[dict[str, Any]]:
             return
 
 
-@pytest.fixture(scope="session")
-def reference(mcp_url: str) -> Iterator[ClientSession]:
-    driver = Driver(REFERENCE, mcp_url)
-    try:
-        yield ClientSession(driver, REFERENCE, HANDSHAKE)
-    finally:
-        driver.stop()
-
-
 @pytest.fixture(scope="session", params=AGENTS, ids=AGENT_IDS)
 def agent(request: pytest.FixtureRequest, mcp_url: str) -> Iterator[Agent]:
     spec: ClientSpec = request.param
-    if not spec.needs.exists():
-        pytest.fail(f"{spec.name} is not installed ({spec.needs} is missing): run `make clients`", pytrace=False)
-    driver = Driver(spec, mcp_url)
-    try:
+    with running(spec, mcp_url) as driver:
         yield Agent(driver, spec)
         driver.ask("close")
-    finally:
-        driver.stop()
 
 
 def test_each_agents_model_is_offered_every_tool_a_model_may_call_and_no_app_only_tool_where_known(
     agent: Agent,
 ) -> None:
-    seen = agent.run("chess_list_games", example_arguments("chess_list_games"))
+    seen = agent.run(PROBE, example_arguments(PROBE))
     for_models = {tool for tool in SERVED_TOOLS if tool not in APP_ONLY}
     assert for_models <= set(seen.offered), f"{seen.where}: offered {seen.offered}"
     assert set(seen.offered) <= set(SERVED_TOOLS), f"{seen.where}: offered {seen.offered}"
@@ -148,7 +136,7 @@ def test_each_agents_model_that_calls_an_app_only_tool_is_refused_with_the_app_o
 ) -> None:
     arguments = example_arguments(tool)
     sentence = reference.fails(tool, arguments, "app_only").narration
-    if tool not in agent.run("chess_list_games", example_arguments("chess_list_games")).offered:
+    if tool not in agent.run(PROBE, example_arguments(PROBE)).offered:
         return  # its model cannot call it (some frameworks refuse the call, others throw)
     seen = agent.run(tool, arguments)
     assert sentence in seen.texts, f"{seen.where}: the model read {seen.seen}, not {sentence!r}"
@@ -167,7 +155,7 @@ def test_each_agents_model_reads_the_fen_and_the_ply_after_a_new_game_and_a_move
     assert move.has_state(gameId=game, fen=moved["fen"], ply=1), f"{move.where}: the model read {move.seen}"
 
 
-def _refusals(client: Any, game: str) -> list[tuple[str, dict[str, Any], str]]:
+def _refusals(game: str) -> list[tuple[str, dict[str, Any], str]]:
     """The chess refusals, after 1. e4 in `game`: (tool, arguments, error code)."""
     return [
         ("chess_move", {"gameId": game, "move": "Ke3"}, "illegal_move"),
@@ -182,7 +170,7 @@ def test_each_agents_model_reads_each_chess_refusals_sentence(agent: Agent, refe
     new = agent.run("chess_new_game", {})
     game = next(obj["gameId"] for obj in new.objects if "gameId" in obj)
     agent.run("chess_move", {"gameId": game, "move": "e4", "expectedPly": 0})
-    for (tool, arguments, code), (_, ours, _) in zip(_refusals(None, theirs), _refusals(None, game), strict=True):
+    for (tool, arguments, code), (_, ours, _) in zip(_refusals(theirs), _refusals(game), strict=True):
         sentence = reference.fails(tool, arguments, code).narration.replace(theirs, game)
         seen = agent.run(tool, ours)
         read = sentence in seen.texts
@@ -206,29 +194,27 @@ def test_each_agents_model_reads_the_invalid_arguments_sentence(
     assert read != agent.unread(code), f"{seen.where}: {sentence!r} read: {read}; {seen.seen}"
 
 
-def _answer_to(form: dict[str, Any]) -> dict[str, Any]:
-    """A user's answer to every field of `form` (a string, or a number at its minimum)."""
-    return {
-        field: schema.get("minimum", 1) if schema.get("type") in ("integer", "number") else f"answer to {field}"
-        for field, schema in form["properties"].items()
-    }
+def test_the_registry_declares_a_tool_that_asks_a_form() -> None:
+    assert FORM_TOOLS, "no tool makes the forms RECORD_TOOL records: the form tests below check nothing"
 
 
-def test_each_eliciting_agents_model_reads_the_users_answer_to_the_form(agent: Agent) -> None:
+@pytest.mark.parametrize("tool", FORM_TOOLS)
+def test_each_eliciting_agents_model_reads_the_users_answer_to_the_form(agent: Agent, tool: str) -> None:
     if not agent.elicits:
         pytest.skip(f"{agent.spec.name} shows no forms of its own (its model's view: the next test)")
-    arguments = example_arguments("ask_question")
-    answer = _answer_to(arguments["question"])
-    seen = agent.run("ask_question", arguments, {"action": "accept", "content": answer})
+    arguments = example_arguments(tool)
+    answer = chat_answer(arguments["question"])
+    seen = agent.run(tool, arguments, {"action": "accept", "content": answer})
     assert [asked["requestedSchema"] for asked in seen.asked] == [arguments["question"]], seen.asked
     assert seen.has_state(type="dgui_response", data=answer), f"{seen.where}: the model read {seen.seen}"
 
 
-def test_each_agents_model_reads_the_forms_question_and_each_field_and_no_answer(agent: Agent) -> None:
-    arguments = example_arguments("ask_question")
+@pytest.mark.parametrize("tool", FORM_TOOLS)
+def test_each_agents_model_reads_the_forms_question_and_each_field_and_no_answer(agent: Agent, tool: str) -> None:
+    arguments = example_arguments(tool)
     form = arguments["question"]
     # An eliciting framework's user declines: the model is told the form and that nobody answered it.
-    seen = agent.run("ask_question", arguments, {"action": "decline"} if agent.elicits else None)
+    seen = agent.run(tool, arguments, {"action": "decline"} if agent.elicits else None)
     assert not any(obj.get("type") == "dgui_response" for obj in seen.objects), f"{seen.where}: {seen.seen}"
     if agent.elicits:
         # The user saw the form in the framework's own dialog; the model reads that it was declined.
@@ -242,29 +228,31 @@ def test_each_agents_model_reads_the_forms_question_and_each_field_and_no_answer
     assert not any(obj.get("type") == "dgui_response" for obj in seen.objects), f"{seen.where}: {seen.seen}"
 
 
+@pytest.mark.parametrize("tool", FORM_TOOLS)
 def test_each_agents_model_that_cannot_be_shown_the_form_is_told_so_and_records_the_users_chat_answer(
-    agent: Agent,
+    agent: Agent, tool: str
 ) -> None:
     if agent.elicits:
         pytest.skip(f"{agent.spec.name} asks its user natively (test_each_eliciting_agents_model_reads_...)")
-    arguments = example_arguments("ask_question")
+    arguments = example_arguments(tool)
     form = arguments["question"]
-    seen = agent.run("ask_question", arguments)
+    seen = agent.run(tool, arguments)
     assert "cannot show forms" in seen.text, f"{seen.where}: {seen.seen}"
     assert RECORD_TOOL in seen.text, f"{seen.where}: {seen.seen}"
     form_id = next(obj["formId"] for obj in seen.objects if obj.get("type") == "dgui_form")
     assert form_id in seen.text, f"{seen.where}: the model was not told which form to record: {seen.seen}"
     # The user's answer, as the model heard it in chat.
-    answer = _answer_to(form)
+    answer = chat_answer(form)
     recorded = agent.run(RECORD_TOOL, {"formId": form_id, "data": answer})
     assert recorded.has_state(type="dgui_response", data=answer), f"{recorded.where}: the model read {recorded.seen}"
 
 
-def test_no_agents_model_ever_reads_a_forms_answer_key(agent: Agent) -> None:
-    arguments = example_arguments("ask_question")
-    seen = agent.run("ask_question", arguments, {"action": "decline"} if agent.elicits else None)
+@pytest.mark.parametrize("tool", FORM_TOOLS)
+def test_no_agents_model_ever_reads_a_forms_answer_key(agent: Agent, tool: str) -> None:
+    seen = agent.run(tool, example_arguments(tool), {"action": "decline"} if agent.elicits else None)
     form_id = next((obj["formId"] for obj in seen.objects if "formId" in obj), None)
-    shown = agent.run("get_form_response", {"formId": form_id}) if form_id else seen
-    for what in (seen, shown):
+    shown = [agent.run(reader, {"formId": form_id}) for reader in readers_of(tool)] if form_id else []
+    assert shown or not form_id, f"no tool reads back {tool}'s form: this test checks only {tool}'s own result"
+    for what in (seen, *shown):
         assert not any(ANSWER_KEY_META in obj for obj in what.objects), f"{what.where}: the model read {what.seen}"
         assert ANSWER_KEY_META not in what.text, f"{what.where}: the model read {what.seen}"

@@ -10,10 +10,9 @@ from typing import Any
 
 import pytest
 from agent_specs_ts import AGENT_IDS, AGENTS, AgentSpec, model_text, stated_string, states
-from client_driver import Driver
-from client_plan import example_arguments, id_fields, invalid_arguments, unknown_id
+from client_driver import Driver, running
+from client_plan import chat_answer, example_arguments, form_tools, id_fields, invalid_arguments, unknown_id
 from client_session import ClientSession
-from client_specs import CLIENTS, HANDSHAKE
 from served_tools import SERVED_SPECS, SERVED_TOOLS, USER_TOOLS
 from widget_mcp.apps.forms.answer_keys import ANSWER_KEY_META
 from widget_mcp.apps.forms.chat_fallback import RECORD_TOOL
@@ -23,7 +22,7 @@ from widget_mcp.apps.forms.chat_fallback import RECORD_TOOL
 APP_ONLY = [tool for tool in SERVED_TOOLS if tool not in USER_TOOLS]
 INVALID_CALLS = [tool for tool in USER_TOOLS if invalid_arguments(tool) is not None]
 ID_CALLS = [(tool, field) for tool in USER_TOOLS for field in id_fields(tool)]
-REFERENCE = next(spec for spec in CLIENTS if spec.key.startswith("python_sdk_2"))
+FORM_TOOLS = form_tools()
 
 
 class Agent:
@@ -47,26 +46,12 @@ class Agent:
         return model_text(answer["seen"])
 
 
-@pytest.fixture(scope="session")
-def reference(mcp_url: str) -> Iterator[ClientSession]:
-    driver = Driver(REFERENCE, mcp_url)
-    try:
-        yield ClientSession(driver, REFERENCE, HANDSHAKE)
-    finally:
-        driver.stop()
-
-
 @pytest.fixture(scope="session", params=AGENTS, ids=AGENT_IDS)
 def agent(request: pytest.FixtureRequest, mcp_url: str) -> Iterator[Agent]:
     spec: AgentSpec = request.param
-    if not spec.client.needs.exists():
-        pytest.fail(f"{spec.client.name} is not installed ({spec.client.needs} is missing): run `make clients`")
-    driver = Driver(spec.client, mcp_url)
-    try:
+    with running(spec.client, mcp_url) as driver:
         yield Agent(spec, driver)
         driver.ask("close")
-    finally:
-        driver.stop()
 
 
 def test_each_agent_framework_loads_its_locked_version_and_speaks_the_revision_it_is_listed_with(agent: Agent) -> None:
@@ -144,16 +129,11 @@ def test_each_agent_frameworks_model_reads_the_sentence_naming_an_unknown_id(
     assert sentence in seen, f"{agent.name}: the model read {seen!r}, not {sentence!r}"
 
 
-def _form_tools() -> list[str]:
-    """The tools whose declared example asks the user a question (an object schema with properties)."""
-    return [
-        tool
-        for tool in USER_TOOLS
-        if isinstance((question := example_arguments(tool).get("question")), dict) and question.get("properties")
-    ]
+def test_the_registry_declares_a_tool_that_asks_a_form() -> None:
+    assert FORM_TOOLS, "no tool makes the forms RECORD_TOOL records: the form tests below check nothing"
 
 
-@pytest.mark.parametrize("tool", _form_tools())
+@pytest.mark.parametrize("tool", FORM_TOOLS)
 def test_each_agent_frameworks_model_reads_the_question_and_each_fields_name_and_no_answer(
     agent: Agent, tool: str
 ) -> None:
@@ -166,7 +146,7 @@ def test_each_agent_frameworks_model_reads_the_question_and_each_fields_name_and
     assert SERVED_SPECS[tool].visibility != "private"
 
 
-@pytest.mark.parametrize("tool", _form_tools())
+@pytest.mark.parametrize("tool", FORM_TOOLS)
 def test_each_agent_frameworks_model_is_told_the_form_cannot_be_shown_and_records_the_users_chat_answer(
     agent: Agent, tool: str
 ) -> None:
@@ -181,10 +161,7 @@ def test_each_agent_frameworks_model_is_told_the_form_cannot_be_shown_and_record
     assert RECORD_TOOL in seen, f"{agent.name}: the model was not told how to record the answer: {seen}"
     form_id = stated_string(seen, "formId")
     assert form_id, f"{agent.name}: the model was handed no formId: {seen}"
-    answer = {
-        field: schema.get("minimum", 1) if schema.get("type") in ("integer", "number") else f"answer to {field}"
-        for field, schema in arguments["question"]["properties"].items()
-    }
+    answer = chat_answer(arguments["question"])
     recorded = agent.run(RECORD_TOOL, {"formId": form_id, "data": answer})
     assert states(recorded, "type", "dgui_response"), f"{agent.name}: the model read {recorded}"
     assert all(states(recorded, field, value) for field, value in answer.items()), f"{agent.name}: {recorded}"
