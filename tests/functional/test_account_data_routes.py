@@ -15,6 +15,7 @@ from widget_mcp.auth.gate import SignInGate, SignInPolicy
 from widget_mcp.auth.tokens import AccessToken, TokenRejected
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
+from widget_mcp.toolkit.limits import CallLimiter, RateLimit
 from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
 from widget_mcp.wiring import Core, build_core
 
@@ -74,6 +75,25 @@ async def test_a_signed_in_user_exports_then_erases_its_data_and_another_users_s
     assert kept(core, "alice") == []
     assert kept(core, "bob") == bobs
     assert exported.headers["cache-control"] == "no-store"
+
+
+async def test_a_user_past_its_rate_limit_is_refused_before_anything_is_read_or_erased(
+    core: Core, http: httpx.AsyncClient
+) -> None:
+    await make_state(core, "alice")
+    before = kept(core, "alice")
+    core.runtime.limiter = CallLimiter(core.store, RateLimit(calls=1, window_seconds=3600))
+    alice = {"authorization": "Bearer alice"}
+
+    exported = await http.get(ACCOUNT_DATA_PATH, headers=alice)
+    refused = await http.delete(ACCOUNT_DATA_PATH, headers=alice)
+
+    assert exported.status_code == 200
+    assert refused.status_code == 429
+    assert refused.json()["error"] == "rate_limited"
+    assert 0 < int(refused.headers["retry-after"]) <= 3600
+    assert refused.headers["cache-control"] == "no-store"
+    assert kept(core, "alice") == before
 
 
 @pytest.mark.parametrize("authorization", [None, "Bearer expired", "Basic YWxpY2U6eA=="])

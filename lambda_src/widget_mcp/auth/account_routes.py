@@ -48,7 +48,10 @@ def account_routes(gate: SignInGate, runtime: ToolRuntime, hosts: HostAllowlist,
             error = result.get("_meta", {}).get("error", {})
             code = str(error.get("code", "internal_error"))
             body = {"error": code, "error_description": error.get("message", "")}
-            return JSONResponse(body, status_code=STATUS.get(code, 400 if code != "internal_error" else 500))
+            # A caller past its rate limit (admitted before any read or delete) is told when to come back.
+            retry = {"retry-after": str(error["retryAfter"])} if "retryAfter" in error else {}
+            status = STATUS.get(code, 400 if code != "internal_error" else 500)
+            return JSONResponse(body, status_code=status, headers={**NO_STORE, **retry})
         return Response(json.dumps(result["structuredContent"]), media_type="application/json", headers=NO_STORE)
 
     return [browser_route(ACCOUNT_DATA_PATH, account_data, ["GET", "DELETE"], cors, hosts)]

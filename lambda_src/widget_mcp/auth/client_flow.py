@@ -42,11 +42,17 @@ class HttpsTokenEndpoint:
     async def exchange(self, form: Mapping[str, str]) -> TokenAnswer:
         import httpx2  # the MCP SDK's HTTP client, already in the asset; imported on first use, not at a cold start
 
-        async with httpx2.AsyncClient(timeout=self._timeout, follow_redirects=False, trust_env=False) as client:
-            answer = await client.post(self._url, data=dict(form), headers={"accept": "application/json"})
-        if len(answer.content) > MAX_TOKEN_ANSWER_BYTES:
-            return TokenAnswer(502, b'{"error":"server_error"}', "application/json")
-        return TokenAnswer(answer.status_code, answer.content, answer.headers.get("content-type", "application/json"))
+        # Read only up to the bound: an answer past it is never held whole.
+        async with (
+            httpx2.AsyncClient(timeout=self._timeout, follow_redirects=False, trust_env=False) as client,
+            client.stream("POST", self._url, data=dict(form), headers={"accept": "application/json"}) as answer,
+        ):
+            body = bytearray()
+            async for chunk in answer.aiter_bytes():
+                body += chunk
+                if len(body) > MAX_TOKEN_ANSWER_BYTES:
+                    return TokenAnswer(502, b'{"error":"server_error"}', "application/json")
+            return TokenAnswer(answer.status_code, bytes(body), answer.headers.get("content-type", "application/json"))
 
 
 @dataclass(frozen=True)

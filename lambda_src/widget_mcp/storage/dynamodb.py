@@ -331,22 +331,6 @@ class DynamoDbDocumentStore(DynamoDbCounters, DynamoDbErase):
         current = from_item(doc.kind, old) if isinstance(old, dict) else None
         return VersionConflict(doc.kind, doc.doc_id, expected_version, current)
 
-    def newest(self, owner: str, kind: str, limit: int) -> list[Document]:
-        try:
-            response = self.client.query(
-                TableName=self._table,
-                KeyConditionExpression="#pk = :pk AND begins_with(#sk, :prefix)",
-                ExpressionAttributeNames={"#pk": PARTITION_KEY, "#sk": SORT_KEY},
-                ExpressionAttributeValues={":pk": {"S": user_pk(owner)}, ":prefix": {"S": f"{kind.upper()}#"}},
-                ScanIndexForward=False,
-                Limit=limit,
-                ReturnConsumedCapacity="TOTAL",
-            )
-        except (ClientError, BotoCoreError) as exc:
-            raise unavailable(f"listing {kind}", exc) from exc
-        self._consumed("Query", response)
-        return [from_item(kind, item) for item in response.get("Items", [])]
-
 
 def _version_condition(expected_version: int) -> dict[str, Any]:
     return {

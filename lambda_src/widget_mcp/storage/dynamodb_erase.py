@@ -1,7 +1,8 @@
-"""The DynamoDB adapter's deletions and its walk over an owner's documents: what erasing and exporting a user's data
-needs. A deletion is one DeleteItem, or, for a document counted against a quota, one TransactWriteItems that deletes
-it and takes it out of its holder's ledger (conditional on the ledger's version, read again when another write moved
-it). The function's role may delete only in `USER#` partitions (infra: dynamodb:LeadingKeys)."""
+"""The DynamoDB adapter's deletions and its reads of an owner's documents of a kind: one Query page (`newest`), or
+page after page (`every`, what erasing and exporting a user's data walk). A deletion is one DeleteItem, or, for a
+document counted against a quota, one TransactWriteItems that deletes it and takes it out of its holder's ledger
+(conditional on the ledger's version, read again when another write moved it). The function's role may delete only
+in `USER#` partitions (infra: dynamodb:LeadingKeys)."""
 
 from __future__ import annotations
 
@@ -86,30 +87,40 @@ class DynamoDbErase:
             return
         raise StoreBusy(doc.kind, LEDGER_ATTEMPTS)
 
+    def newest(self, owner: str, kind: str, limit: int) -> list[Document]:
+        return self._page(owner, kind, limit, None)[0]
+
     def every(self, owner: str, kind: str, limit: int) -> list[Document]:
         found: list[Document] = []
         start: dict[str, Any] | None = None
         while len(found) < limit:
-            page: dict[str, Any] = {"ExclusiveStartKey": start} if start else {}
-            try:
-                response = self.client.query(
-                    TableName=self._table,
-                    KeyConditionExpression="#pk = :pk AND begins_with(#sk, :prefix)",
-                    ExpressionAttributeNames={"#pk": PARTITION_KEY, "#sk": SORT_KEY},
-                    ExpressionAttributeValues={":pk": {"S": user_pk(owner)}, ":prefix": {"S": f"{kind.upper()}#"}},
-                    ScanIndexForward=False,
-                    Limit=min(PAGE_SIZE, limit - len(found)),
-                    ReturnConsumedCapacity="TOTAL",
-                    **page,
-                )
-            except (ClientError, BotoCoreError) as exc:
-                raise unavailable(f"listing {kind}", exc) from exc
-            self._consumed("Query", response)
-            found.extend(from_item(kind, item) for item in response.get("Items", []))
-            start = response.get("LastEvaluatedKey")
+            page, start = self._page(owner, kind, min(PAGE_SIZE, limit - len(found)), start)
+            found.extend(page)
             if not start:
                 break
         return found
+
+    def _page(
+        self, owner: str, kind: str, limit: int, start: dict[str, Any] | None
+    ) -> tuple[list[Document], dict[str, Any] | None]:
+        """One Query of the owner's documents of a kind, newest first, from `start`: them, and where the next begins
+        (None: there are no more)."""
+        page: dict[str, Any] = {"ExclusiveStartKey": start} if start else {}
+        try:
+            response = self.client.query(
+                TableName=self._table,
+                KeyConditionExpression="#pk = :pk AND begins_with(#sk, :prefix)",
+                ExpressionAttributeNames={"#pk": PARTITION_KEY, "#sk": SORT_KEY},
+                ExpressionAttributeValues={":pk": {"S": user_pk(owner)}, ":prefix": {"S": f"{kind.upper()}#"}},
+                ScanIndexForward=False,
+                Limit=limit,
+                ReturnConsumedCapacity="TOTAL",
+                **page,
+            )
+        except (ClientError, BotoCoreError) as exc:
+            raise unavailable(f"listing {kind}", exc) from exc
+        self._consumed("Query", response)
+        return [from_item(kind, item) for item in response.get("Items", [])], response.get("LastEvaluatedKey")
 
 
 def _uncounted(doc: Document) -> Document:

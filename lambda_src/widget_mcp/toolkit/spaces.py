@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from widget_mcp.storage.documents import Document, DocumentStore, QuotaFull, StoreBusy, VersionConflict
-from widget_mcp.toolkit.errors import IdentityRequired, QuotaExceeded, ToolError
+from widget_mcp.storage.documents import Document, DocumentStore, StoreBusy, VersionConflict
+from widget_mcp.toolkit.errors import IdentityRequired, ToolError
 from widget_mcp.toolkit.ownership import StateOwner, capability_id
 
 KIND = "space"
@@ -109,12 +109,12 @@ class Spaces:
         now = int(self._clock())
         space_id = capability_id()
         body = {"name": name, "owner": key, "members": []}
-        doc = Document(KIND, space_id, body, 1, now, now, now + self._ttl).counted_for(owner.quota_holder)
-        try:
-            self._store.create(PARTITION_PREFIX + space_id, doc, quota=self._quota)
-        except QuotaFull as exc:
-            raise QuotaExceeded("live spaces", exc.limit, exc.frees_at) from exc
-        return _space(doc)
+        doc = Document(KIND, space_id, body, 1, now, now, now + self._ttl)
+        # Kept in the space's own partition, counted against its creator's quota of live spaces.
+        stored = replace(owner, shared=PARTITION_PREFIX + space_id).create(
+            self._store, doc, quota=self._quota, what="live spaces"
+        )
+        return _space(stored)
 
     def get(self, owner: StateOwner, space_id: str) -> Space:
         """The space, if the caller is its owner or a member; else SpaceNotFound."""

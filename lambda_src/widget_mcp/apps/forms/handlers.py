@@ -222,7 +222,7 @@ class FormHandlers:
 
         return self._answer(args, call, asked_in_chat)
 
-    def _answer(self, args: SubmitInput | ChatAnswerInput, call: ToolCall, check: AnswerCheck) -> ToolResult:
+    def _answer(self, args: ChatAnswerInput, call: ToolCall, check: AnswerCheck) -> ToolResult:
         with _dgui_errors():
             result = self.service.submit(_owner(call), args.form_id, args.data, args.step, check)
         session, steps = result.session, len(result.session.steps)

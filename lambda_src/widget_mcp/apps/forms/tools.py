@@ -60,14 +60,6 @@ def _json_depth(value: object) -> int:
     return deepest
 
 
-def _answer_within_caps(value: dict[str, Any]) -> dict[str, Any]:
-    if _json_depth(value) > MAX_ANSWER_DEPTH:
-        raise ValueError(f"the answers may nest at most {MAX_ANSWER_DEPTH} levels deep")
-    if _json_size(value) > MAX_ANSWER_BYTES:
-        raise ValueError(f"the answers may be at most {MAX_ANSWER_BYTES // 1024} KB of JSON")
-    return value
-
-
 # A small form that works as it is: hosts and the playground offer it as the starting point.
 EXAMPLE_QUESTION: dict[str, Any] = {
     "type": "object",
@@ -117,29 +109,6 @@ class AskInput(BaseModel):
         return value
 
 
-class SubmitInput(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_by_name=True, validate_by_alias=True)
-
-    form_id: str = _FORM_ID
-    data: dict[str, Any] = Field(
-        description="The field values, as the form's schema describes them.",
-        # Answers to EXAMPLE_QUESTION, so that the two examples make a call that works.
-        examples=[{"name": "Ada", "rating": 5}],
-    )
-    step: int | None = Field(default=None, ge=0, le=10, description="The step answered (default: the current one).")
-    answer_key: str | None = Field(
-        default=None,
-        alias="answerKey",
-        max_length=64,
-        description="The answer key the form's widget received with the form (its result's _meta.dgui_answer_key).",
-    )
-
-    @field_validator("data")
-    @classmethod
-    def _data_within_cap(cls, value: dict[str, Any]) -> dict[str, Any]:
-        return _answer_within_caps(value)
-
-
 class ChatAnswerInput(BaseModel):
     """record_form_answer's input: what the user said in chat, for a form their client could not show."""
 
@@ -148,6 +117,7 @@ class ChatAnswerInput(BaseModel):
     form_id: str = _FORM_ID
     data: dict[str, Any] = Field(
         description="The user's answers by field name, exactly as they gave them in chat.",
+        # Answers to EXAMPLE_QUESTION, so that the two examples make a call that works.
         examples=[{"name": "Ada", "rating": 5}],
     )
     step: int | None = Field(default=None, ge=0, le=10, description="The step answered (default: the current one).")
@@ -155,7 +125,26 @@ class ChatAnswerInput(BaseModel):
     @field_validator("data")
     @classmethod
     def _data_within_cap(cls, value: dict[str, Any]) -> dict[str, Any]:
-        return _answer_within_caps(value)
+        if _json_depth(value) > MAX_ANSWER_DEPTH:
+            raise ValueError(f"the answers may nest at most {MAX_ANSWER_DEPTH} levels deep")
+        if _json_size(value) > MAX_ANSWER_BYTES:
+            raise ValueError(f"the answers may be at most {MAX_ANSWER_BYTES // 1024} KB of JSON")
+        return value
+
+
+# submit_form's input: the same answers, from the form's widget, with the key it received with the form (no
+# docstring: its input schema stays without a description).
+class SubmitInput(ChatAnswerInput):
+    data: dict[str, Any] = Field(
+        description="The field values, as the form's schema describes them.",
+        examples=[{"name": "Ada", "rating": 5}],
+    )
+    answer_key: str | None = Field(
+        default=None,
+        alias="answerKey",
+        max_length=64,
+        description="The answer key the form's widget received with the form (its result's _meta.dgui_answer_key).",
+    )
 
 
 class FormIdInput(BaseModel):
@@ -219,6 +208,7 @@ KEPT_FORM = (
     "Adds a stored form that counts toward the user's quota and "
     "that no forms tool removes, so the write is marked irreversible."
 )
+ANSWERS_FINAL = "Answers are final: an answered step cannot be answered again with other data."
 
 
 def build_book(context: AppContext) -> ToolBook:
@@ -280,7 +270,7 @@ def build_book(context: AppContext) -> ToolBook:
         justify={
             "read_only": "Stores the user's answers to a form, so it writes state.",
             "open_world": PRIVATE_FORMS,
-            "destructive": "Answers are final: an answered step cannot be answered again with other data.",
+            "destructive": ANSWERS_FINAL,
         },
         ids=FORM_IDS,
         sign_in=FORMS_SCOPE,
@@ -305,7 +295,7 @@ def build_book(context: AppContext) -> ToolBook:
         justify={
             "read_only": "Stores the answers the user gave in chat to a form, so it writes state.",
             "open_world": PRIVATE_FORMS,
-            "destructive": "Answers are final: an answered step cannot be answered again with other data.",
+            "destructive": ANSWERS_FINAL,
         },
         ids=FORM_IDS,
         sign_in=FORMS_SCOPE,
