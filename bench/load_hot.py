@@ -21,10 +21,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import chess
-from mcp import Client
 
 from bench.load_ledger import AcceptedAnswer, AcceptedMove, Ledger
-from bench.load_users import Connect, Tally, answer_key, error_code, form_chain, position_of, step_schema
+from bench.load_users import (
+    Connect,
+    Tally,
+    answer_key,
+    error_code,
+    form_chain,
+    position_of,
+    step_schema,
+    widget_host,
+)
 
 OWNER = {"openai/subject": "load-hot-owner", "openai/locale": "en-US"}
 MAX_PLIES = 40  # as make cost's game between two people: the game item stays within one write unit
@@ -71,7 +79,7 @@ class HotCounts:
 Call = Callable[[str, dict[str, Any]], Awaitable[Any]]
 
 
-async def drive_hot(url: str, plan: HotPlan, connect: Connect = Client) -> tuple[Tally, Ledger, HotCounts, Hot]:
+async def drive_hot(url: str, plan: HotPlan, connect: Connect = widget_host) -> tuple[Tally, Ledger, HotCounts, Hot]:
     tally, ledger, counts, hot = Tally(), Ledger(), HotCounts(), Hot()
     start = time.monotonic()
 

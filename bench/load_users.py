@@ -18,7 +18,10 @@ from typing import Any
 
 import chess
 from mcp import Client
+from mcp.client import advertise
 from widget_mcp.apps.forms.answer_keys import ANSWER_KEY_META
+from widget_mcp.toolkit.call import APPS_EXTENSION
+from widget_mcp.toolkit.widgets import APP_MIME_TYPE
 
 from bench.load_ledger import AcceptedAnswer, AcceptedMove, Ledger, ReadBack
 
@@ -63,6 +66,16 @@ class Broken(Exception):
 OnAccepted = Callable[[Any], None]
 # How a user opens a connection (a tab): the official client; tests wrap it to lose answers on purpose.
 Connect = Callable[[str], Any]
+# What a widget host declares (the MCP Apps extension): the server then lists the widgets' own tools (submit_form),
+# so the client validates their results against their output schemas instead of listing again before each one.
+MCP_APPS = advertise(APPS_EXTENSION, {"mimeTypes": [APP_MIME_TYPE]})
+
+
+def widget_host(url: str) -> Client:
+    """A tab of a host that shows widgets: the official client, declaring MCP Apps."""
+    return Client(url, extensions=[MCP_APPS])
+
+
 # Calls safe to send again after a failure whose outcome is unknown: a move with its expectedPly is applied at most
 # once (a retry that already landed answers the same result), an answer to a form step replaces itself.
 RETRIED = ("chess_move", "submit_form")
@@ -70,7 +83,7 @@ RETRIED = ("chess_move", "submit_form")
 
 class User:
     def __init__(
-        self, index: int, url: str, tally: Tally, ledger: Ledger, rng: random.Random, connect: Connect = Client
+        self, index: int, url: str, tally: Tally, ledger: Ledger, rng: random.Random, connect: Connect = widget_host
     ) -> None:
         self.index = index
         self.connect = connect
@@ -227,7 +240,7 @@ def position_of(result: Any) -> tuple[chess.Board, int]:
     return chess.Board(content["fen"]), int(content["ply"])
 
 
-async def drive(url: str, plan: Plan, connect: Connect = Client) -> tuple[Tally, Ledger]:
+async def drive(url: str, plan: Plan, connect: Connect = widget_host) -> tuple[Tally, Ledger]:
     tally, ledger = Tally(), Ledger()
     users = [User(i, url, tally, ledger, random.Random(plan.seed * 100_003 + i), connect) for i in range(plan.users)]
     await asyncio.gather(*(user.run(plan) for user in users))
@@ -238,7 +251,7 @@ async def read_back(url: str, ledger: Ledger) -> ReadBack:
     """Every game's moves and every form's answers, through the server's own tools, each asked by its owner."""
     games: dict[str, list[str]] = {}
     forms: dict[str, tuple[int, dict[str, Any] | None]] = {}
-    async with Client(f"{url}/mcp") as client:
+    async with widget_host(f"{url}/mcp") as client:
         for game_id, subject in sorted(ledger.games.items()):
             me = {"openai/subject": subject}
             shown = await client.call_tool("chess_show_game", {"gameId": game_id}, meta=me)  # type: ignore[arg-type]
