@@ -8,7 +8,6 @@ checked against what the server's own tools read back at the end.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import time
 from collections import defaultdict
@@ -233,10 +232,8 @@ def form_chain(step: int) -> dict[str, Any]:
 
 
 def position_of(result: Any) -> tuple[chess.Board, int]:
-    """The game a result shows: a success's structuredContent, or the state a conflict serializes after its sentence."""
+    """The game a result shows: a success's structuredContent, or a conflict's (it carries the current game)."""
     content = result.structured_content
-    if content is None:
-        content = json.loads(result.content[-1].text)
     return chess.Board(content["fen"]), int(content["ply"])
 
 
