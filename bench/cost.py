@@ -35,6 +35,7 @@ from widget_mcp.local.aws import SerializedMotoServer
 from bench import prices
 from bench.dynamodb_units import UnitMeter
 from bench.events import HOST, LambdaContext, http_v2_event
+from bench.load_users import FORM_STEPS, form_chain, step_schema
 
 MEMORY_MB = 1024  # infra/mcp_api.py MEMORY_MB
 VCPU_MB = 1769  # Lambda gives one full vCPU at 1,769 MB, proportionally less below
@@ -43,7 +44,6 @@ VCPU_MB = 1769  # Lambda gives one full vCPU at 1,769 MB, proportionally less be
 DYNAMODB_ROUND_TRIP_MS = 5.0
 TABLE = "cost-state"
 GAME_MOVES = 40
-FORM_STEPS = 3
 FORMS = 5  # forms measured (a game gives 40 moves already)
 SECRETS = 2  # the stack's requestState and host-token keys (infra/shared_secrets.py)
 
@@ -169,14 +169,7 @@ def game_session(bench: Bench, subject: str, *, sizing: bool, engine: bool = Tru
 
 
 def form_session(bench: Bench, subject: str, *, sizing: bool) -> None:
-    def step(n: int) -> dict[str, Any]:
-        name = f"answer{n}"
-        return {"type": "object", "properties": {name: {"type": "string", "maxLength": 100}}, "required": [name]}
-
-    chain: dict[str, Any] = {}
-    for n in reversed(range(1, FORM_STEPS)):
-        chain = {"next": {"title": f"Step {n + 1}", "schema": step(n), **chain}}
-    asked = bench.call("ask_question", {"question": step(0), "metadata": chain}, subject, sizing=sizing)
+    asked = bench.call("ask_question", {"question": step_schema(0), "metadata": form_chain(1)}, subject, sizing=sizing)
     form_id = asked["structuredContent"]["formId"]
     for n in range(FORM_STEPS):
         data = {"formId": form_id, "data": {f"answer{n}": f"a reply of some thirty characters {n}"}, "step": n}

@@ -220,15 +220,12 @@ def step_schema(step: int) -> dict[str, Any]:
     return {"type": "object", "properties": {name: {"type": "string", "maxLength": 100}}, "required": [name]}
 
 
-def form_chain(step: int) -> dict[str, Any]:
-    """`metadata` carrying the steps from `step` on, each in the one before's `next`."""
-    if step >= FORM_STEPS:
-        return {}
-    following: dict[str, Any] = {"title": f"Step {step + 1}", "schema": step_schema(step)}
-    rest = form_chain(step + 1)
-    if rest:
-        following["next"] = rest["next"]
-    return {"next": following}
+def form_chain(first: int) -> dict[str, Any]:
+    """`metadata` carrying the steps from `first` on, each in the one before's `next`."""
+    chain: dict[str, Any] = {}
+    for step in reversed(range(first, FORM_STEPS)):
+        chain = {"next": {"title": f"Step {step + 1}", "schema": step_schema(step), **chain}}
+    return chain
 
 
 def position_of(result: Any) -> tuple[chess.Board, int]:
