@@ -173,11 +173,8 @@ async def drive_hot(url: str, plan: HotPlan, connect: Connect = widget_host) -> 
 
 def _owner_calls(tab: Any, tally: Tally, counts: HotCounts) -> Call:
     async def call(tool: str, arguments: dict[str, Any]) -> Any:
-        began = time.perf_counter()
-        result = await tab.call_tool(tool, arguments, meta=OWNER)
-        tally.add(tool, time.perf_counter() - began, error_code(result) or "ok")
         counts.calls += 1
-        return result
+        return await tally.call(tab, tool, arguments, OWNER)
 
     return call
 

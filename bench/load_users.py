@@ -40,6 +40,18 @@ class Tally:
         self.latencies[tool].append(seconds)
         self.outcomes[tool][outcome] += 1
 
+    async def call(self, tab: Any, tool: str, arguments: dict[str, Any], meta: dict[str, Any]) -> Any:
+        """`tool` called on `tab` (a connection), timed and its outcome counted: `ok`, the error's code, or
+        `transport:…` for a connection that failed (raised again)."""
+        start = time.perf_counter()
+        try:
+            result = await tab.call_tool(tool, arguments, meta=meta)
+        except Exception as exc:
+            self.add(tool, time.perf_counter() - start, f"transport:{type(exc).__name__}")
+            raise
+        self.add(tool, time.perf_counter() - start, error_code(result) or "ok")
+        return result
+
 
 @dataclass
 class Plan:
@@ -48,6 +60,10 @@ class Plan:
     sessions: int = 0  # per user, when there is no deadline
     seed: int = 0
     moves_per_game: int = MOVES_PER_GAME
+
+    def going(self, done: int) -> bool:
+        """Whether a user that has begun `done` sessions begins another."""
+        return done < self.sessions if self.deadline is None else time.monotonic() < self.deadline
 
 
 def error_code(result: Any) -> str | None:
@@ -99,30 +115,23 @@ class User:
     async def call(self, tab: int, tool: str, arguments: dict[str, Any], on_ok: OnAccepted | None = None) -> Any:
         entry = (tool, arguments, on_ok)
         self.in_flight.append(entry)
-        start = time.perf_counter()
         try:
-            result = await self.tabs[tab].call_tool(tool, arguments, meta=self.me)  # type: ignore[arg-type]
-        except Exception as exc:  # a transport failure is an outcome to count, and ends this connection
-            self.tally.add(tool, time.perf_counter() - start, f"transport:{type(exc).__name__}")
+            result = await self.tally.call(self.tabs[tab], tool, arguments, self.me)
+        except Exception as exc:  # a transport failure (counted) ends this connection
             raise Broken from exc
         self.in_flight.remove(entry)
-        self.tally.add(tool, time.perf_counter() - start, error_code(result) or "ok")
         if on_ok is not None and not result.is_error:
             on_ok(result)
         return result
 
     async def run(self, plan: Plan) -> None:
         done = 0
-        while (plan.deadline is None and done < plan.sessions) or (
-            plan.deadline is not None and time.monotonic() < plan.deadline
-        ):
+        while plan.going(done):
             try:
                 async with self.connect(f"{self.url}/mcp") as first, self.connect(f"{self.url}/mcp") as second:
                     self.tabs = [first, second]
                     await self.settle()
-                    while (plan.deadline is None and done < plan.sessions) or (
-                        plan.deadline is not None and time.monotonic() < plan.deadline
-                    ):
+                    while plan.going(done):
                         kind = (done + self.index) % 3  # users start on different kinds: a short run has all three
                         done += 1
                         if kind == 0:
