@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import chess
+from widget_mcp.apps.forms.answer_keys import ANSWER_KEY_META
 from widget_mcp.local.aws import SerializedMotoServer
 
 from bench import prices
@@ -170,9 +171,10 @@ def game_session(bench: Bench, subject: str, *, sizing: bool, engine: bool = Tru
 
 def form_session(bench: Bench, subject: str, *, sizing: bool) -> None:
     asked = bench.call("ask_question", {"question": step_schema(0), "metadata": form_chain(1)}, subject, sizing=sizing)
-    form_id = asked["structuredContent"]["formId"]
+    form_id, key = asked["structuredContent"]["formId"], asked["_meta"][ANSWER_KEY_META]
     for n in range(FORM_STEPS):
-        data = {"formId": form_id, "data": {f"answer{n}": f"a reply of some thirty characters {n}"}, "step": n}
+        answers = {f"answer{n}": f"a reply of some thirty characters {n}"}
+        data = {"formId": form_id, "data": answers, "step": n, "answerKey": key}  # as the form's widget sends them
         bench.call("submit_form", data, subject, sizing=sizing)
     bench.call("get_form_response", {"formId": form_id}, subject, sizing=sizing)
 
