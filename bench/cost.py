@@ -30,20 +30,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import chess
+from widget_mcp.apps.forms.answer_keys import ANSWER_KEY_META
 from widget_mcp.local.aws import SerializedMotoServer
 
 from bench import prices
 from bench.dynamodb_units import UnitMeter
 from bench.events import HOST, LambdaContext, http_v2_event
+from bench.load_users import FORM_STEPS, form_chain, step_schema
 
-MEMORY_MB = 1024  # infra/mcp_api.py MEMORY_MB
+MEMORY_MB = 1024  # infra/mcp_api.py MEMORY_MB (tests/infra/test_cost_matches_the_stack.py holds them equal)
 VCPU_MB = 1769  # Lambda gives one full vCPU at 1,769 MB, proportionally less below
 # A GetItem or PutItem from Lambda to DynamoDB in the same region: single-digit milliseconds; this is an assumption,
 # not a measurement (moto on loopback says nothing about it).
 DYNAMODB_ROUND_TRIP_MS = 5.0
 TABLE = "cost-state"
 GAME_MOVES = 40
-FORM_STEPS = 3
 FORMS = 5  # forms measured (a game gives 40 moves already)
 SECRETS = 2  # the stack's requestState and host-token keys (infra/shared_secrets.py)
 
@@ -169,17 +170,11 @@ def game_session(bench: Bench, subject: str, *, sizing: bool, engine: bool = Tru
 
 
 def form_session(bench: Bench, subject: str, *, sizing: bool) -> None:
-    def step(n: int) -> dict[str, Any]:
-        name = f"answer{n}"
-        return {"type": "object", "properties": {name: {"type": "string", "maxLength": 100}}, "required": [name]}
-
-    chain: dict[str, Any] = {}
-    for n in reversed(range(1, FORM_STEPS)):
-        chain = {"next": {"title": f"Step {n + 1}", "schema": step(n), **chain}}
-    asked = bench.call("ask_question", {"question": step(0), "metadata": chain}, subject, sizing=sizing)
-    form_id = asked["structuredContent"]["formId"]
+    asked = bench.call("ask_question", {"question": step_schema(0), "metadata": form_chain(1)}, subject, sizing=sizing)
+    form_id, key = asked["structuredContent"]["formId"], asked["_meta"][ANSWER_KEY_META]
     for n in range(FORM_STEPS):
-        data = {"formId": form_id, "data": {f"answer{n}": f"a reply of some thirty characters {n}"}, "step": n}
+        answers = {f"answer{n}": f"a reply of some thirty characters {n}"}
+        data = {"formId": form_id, "data": answers, "step": n, "answerKey": key}  # as the form's widget sends them
         bench.call("submit_form", data, subject, sizing=sizing)
     bench.call("get_form_response", {"formId": form_id}, subject, sizing=sizing)
 

@@ -15,22 +15,17 @@ import argparse
 import asyncio
 import math
 import os
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
-from widget_mcp.local.aws import free_port
+from widget_mcp.local.process import local_server
 
 from bench.load_hot import HotPlan, drive_hot, partition_lines
 from bench.load_ledger import Verdict, check
 from bench.load_users import Plan, Tally, drive, read_back
 
-REPO = Path(__file__).resolve().parents[1]
 # What the local server is given for the run (printed with the results).
 LOAD_LIMITS = {
     "RATE_LIMIT_CALLS": "1000000",
@@ -39,42 +34,6 @@ LOAD_LIMITS = {
     "QUOTA_WAITING_CALLS": "1000",
 }
 START_SECONDS = 60
-
-
-@contextmanager
-def local_server() -> Iterator[str]:
-    """`make dev`'s server on a free port, in its own process (so the users' CPU is not the server's)."""
-    port = free_port()
-    env = {**os.environ, **LOAD_LIMITS, "PORT": str(port), "RELOAD": "0", "LOG_LEVEL": "WARNING"}
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "lambda_src"), str(REPO)])
-    # Its output goes to a file, never an unread pipe, which would stop the server once full.
-    log = tempfile.NamedTemporaryFile(prefix="load-server-", suffix=".log", delete=False)  # noqa: SIM115
-    process = subprocess.Popen([sys.executable, "-m", "widget_mcp.local"], env=env, stdout=log, stderr=log)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + START_SECONDS
-        while not _healthy(url):
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"make dev's server did not start on {url}; its output: {log.name}")
-            time.sleep(0.2)
-        print(f"  server output: {log.name}", flush=True)
-        yield url
-    finally:
-        log.close()
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/healthz", timeout=1) as answer:
-            return bool(answer.status == 200)
-    except OSError:
-        return False
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -168,8 +127,8 @@ def _target(url: str | None) -> Iterator[str]:
     if url is not None:
         yield url
         return
-    with local_server() as started:
-        yield started
+    with local_server("load-state", timeout=START_SECONDS, settings={**LOAD_LIMITS, "LOG_LEVEL": "WARNING"}) as server:
+        yield server.base
 
 
 if __name__ == "__main__":

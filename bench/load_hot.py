@@ -21,10 +21,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import chess
-from mcp import Client
 
 from bench.load_ledger import AcceptedAnswer, AcceptedMove, Ledger
-from bench.load_users import Connect, Tally, answer_key, error_code, form_chain, position_of, step_schema
+from bench.load_users import (
+    Connect,
+    Tally,
+    answer_key,
+    error_code,
+    form_chain,
+    position_of,
+    step_schema,
+    widget_host,
+)
 
 OWNER = {"openai/subject": "load-hot-owner", "openai/locale": "en-US"}
 MAX_PLIES = 40  # as make cost's game between two people: the game item stays within one write unit
@@ -71,7 +79,7 @@ class HotCounts:
 Call = Callable[[str, dict[str, Any]], Awaitable[Any]]
 
 
-async def drive_hot(url: str, plan: HotPlan, connect: Connect = Client) -> tuple[Tally, Ledger, HotCounts, Hot]:
+async def drive_hot(url: str, plan: HotPlan, connect: Connect = widget_host) -> tuple[Tally, Ledger, HotCounts, Hot]:
     tally, ledger, counts, hot = Tally(), Ledger(), HotCounts(), Hot()
     start = time.monotonic()
 
@@ -165,11 +173,8 @@ async def drive_hot(url: str, plan: HotPlan, connect: Connect = Client) -> tuple
 
 def _owner_calls(tab: Any, tally: Tally, counts: HotCounts) -> Call:
     async def call(tool: str, arguments: dict[str, Any]) -> Any:
-        began = time.perf_counter()
-        result = await tab.call_tool(tool, arguments, meta=OWNER)
-        tally.add(tool, time.perf_counter() - began, error_code(result) or "ok")
         counts.calls += 1
-        return result
+        return await tally.call(tab, tool, arguments, OWNER)
 
     return call
 

@@ -8,7 +8,6 @@ checked against what the server's own tools read back at the end.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import time
 from collections import defaultdict
@@ -18,7 +17,10 @@ from typing import Any
 
 import chess
 from mcp import Client
+from mcp.client import advertise
 from widget_mcp.apps.forms.answer_keys import ANSWER_KEY_META
+from widget_mcp.toolkit.call import APPS_EXTENSION
+from widget_mcp.toolkit.widgets import APP_MIME_TYPE
 
 from bench.load_ledger import AcceptedAnswer, AcceptedMove, Ledger, ReadBack
 
@@ -38,6 +40,18 @@ class Tally:
         self.latencies[tool].append(seconds)
         self.outcomes[tool][outcome] += 1
 
+    async def call(self, tab: Any, tool: str, arguments: dict[str, Any], meta: dict[str, Any]) -> Any:
+        """`tool` called on `tab` (a connection), timed and its outcome counted: `ok`, the error's code, or
+        `transport:…` for a connection that failed (raised again)."""
+        start = time.perf_counter()
+        try:
+            result = await tab.call_tool(tool, arguments, meta=meta)
+        except Exception as exc:
+            self.add(tool, time.perf_counter() - start, f"transport:{type(exc).__name__}")
+            raise
+        self.add(tool, time.perf_counter() - start, error_code(result) or "ok")
+        return result
+
 
 @dataclass
 class Plan:
@@ -46,6 +60,10 @@ class Plan:
     sessions: int = 0  # per user, when there is no deadline
     seed: int = 0
     moves_per_game: int = MOVES_PER_GAME
+
+    def going(self, done: int) -> bool:
+        """Whether a user that has begun `done` sessions begins another."""
+        return done < self.sessions if self.deadline is None else time.monotonic() < self.deadline
 
 
 def error_code(result: Any) -> str | None:
@@ -63,6 +81,16 @@ class Broken(Exception):
 OnAccepted = Callable[[Any], None]
 # How a user opens a connection (a tab): the official client; tests wrap it to lose answers on purpose.
 Connect = Callable[[str], Any]
+# What a widget host declares (the MCP Apps extension): the server then lists the widgets' own tools (submit_form),
+# so the client validates their results against their output schemas instead of listing again before each one.
+MCP_APPS = advertise(APPS_EXTENSION, {"mimeTypes": [APP_MIME_TYPE]})
+
+
+def widget_host(url: str) -> Client:
+    """A tab of a host that shows widgets: the official client, declaring MCP Apps."""
+    return Client(url, extensions=[MCP_APPS])
+
+
 # Calls safe to send again after a failure whose outcome is unknown: a move with its expectedPly is applied at most
 # once (a retry that already landed answers the same result), an answer to a form step replaces itself.
 RETRIED = ("chess_move", "submit_form")
@@ -70,7 +98,7 @@ RETRIED = ("chess_move", "submit_form")
 
 class User:
     def __init__(
-        self, index: int, url: str, tally: Tally, ledger: Ledger, rng: random.Random, connect: Connect = Client
+        self, index: int, url: str, tally: Tally, ledger: Ledger, rng: random.Random, connect: Connect = widget_host
     ) -> None:
         self.index = index
         self.connect = connect
@@ -87,30 +115,23 @@ class User:
     async def call(self, tab: int, tool: str, arguments: dict[str, Any], on_ok: OnAccepted | None = None) -> Any:
         entry = (tool, arguments, on_ok)
         self.in_flight.append(entry)
-        start = time.perf_counter()
         try:
-            result = await self.tabs[tab].call_tool(tool, arguments, meta=self.me)  # type: ignore[arg-type]
-        except Exception as exc:  # a transport failure is an outcome to count, and ends this connection
-            self.tally.add(tool, time.perf_counter() - start, f"transport:{type(exc).__name__}")
+            result = await self.tally.call(self.tabs[tab], tool, arguments, self.me)
+        except Exception as exc:  # a transport failure (counted) ends this connection
             raise Broken from exc
         self.in_flight.remove(entry)
-        self.tally.add(tool, time.perf_counter() - start, error_code(result) or "ok")
         if on_ok is not None and not result.is_error:
             on_ok(result)
         return result
 
     async def run(self, plan: Plan) -> None:
         done = 0
-        while (plan.deadline is None and done < plan.sessions) or (
-            plan.deadline is not None and time.monotonic() < plan.deadline
-        ):
+        while plan.going(done):
             try:
                 async with self.connect(f"{self.url}/mcp") as first, self.connect(f"{self.url}/mcp") as second:
                     self.tabs = [first, second]
                     await self.settle()
-                    while (plan.deadline is None and done < plan.sessions) or (
-                        plan.deadline is not None and time.monotonic() < plan.deadline
-                    ):
+                    while plan.going(done):
                         kind = (done + self.index) % 3  # users start on different kinds: a short run has all three
                         done += 1
                         if kind == 0:
@@ -208,26 +229,21 @@ def step_schema(step: int) -> dict[str, Any]:
     return {"type": "object", "properties": {name: {"type": "string", "maxLength": 100}}, "required": [name]}
 
 
-def form_chain(step: int) -> dict[str, Any]:
-    """`metadata` carrying the steps from `step` on, each in the one before's `next`."""
-    if step >= FORM_STEPS:
-        return {}
-    following: dict[str, Any] = {"title": f"Step {step + 1}", "schema": step_schema(step)}
-    rest = form_chain(step + 1)
-    if rest:
-        following["next"] = rest["next"]
-    return {"next": following}
+def form_chain(first: int) -> dict[str, Any]:
+    """`metadata` carrying the steps from `first` on, each in the one before's `next`."""
+    chain: dict[str, Any] = {}
+    for step in reversed(range(first, FORM_STEPS)):
+        chain = {"next": {"title": f"Step {step + 1}", "schema": step_schema(step), **chain}}
+    return chain
 
 
 def position_of(result: Any) -> tuple[chess.Board, int]:
-    """The game a result shows: a success's structuredContent, or the state a conflict serializes after its sentence."""
+    """The game a result shows: a success's structuredContent, or a conflict's (it carries the current game)."""
     content = result.structured_content
-    if content is None:
-        content = json.loads(result.content[-1].text)
     return chess.Board(content["fen"]), int(content["ply"])
 
 
-async def drive(url: str, plan: Plan, connect: Connect = Client) -> tuple[Tally, Ledger]:
+async def drive(url: str, plan: Plan, connect: Connect = widget_host) -> tuple[Tally, Ledger]:
     tally, ledger = Tally(), Ledger()
     users = [User(i, url, tally, ledger, random.Random(plan.seed * 100_003 + i), connect) for i in range(plan.users)]
     await asyncio.gather(*(user.run(plan) for user in users))
@@ -238,7 +254,7 @@ async def read_back(url: str, ledger: Ledger) -> ReadBack:
     """Every game's moves and every form's answers, through the server's own tools, each asked by its owner."""
     games: dict[str, list[str]] = {}
     forms: dict[str, tuple[int, dict[str, Any] | None]] = {}
-    async with Client(f"{url}/mcp") as client:
+    async with widget_host(f"{url}/mcp") as client:
         for game_id, subject in sorted(ledger.games.items()):
             me = {"openai/subject": subject}
             shown = await client.call_tool("chess_show_game", {"gameId": game_id}, meta=me)  # type: ignore[arg-type]

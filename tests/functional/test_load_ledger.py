@@ -11,14 +11,14 @@ from typing import Any, ClassVar
 
 import pytest
 from dynamodb_probe import client_for, moto_dynamodb
-from mcp import Client
 from servers import serve
 from widget_mcp.settings import Settings
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
+from widget_mcp.toolkit.client_surface import app_only
 from widget_mcp.wiring import build_app, build_core
 
 from bench.load_ledger import AcceptedAnswer, AcceptedMove, Ledger, ReadBack, check
-from bench.load_users import Plan, Tally, drive, read_back
+from bench.load_users import Plan, Tally, drive, read_back, widget_host
 
 TABLE = "load-state"
 WIDGET_BASE = "https://d111111abcdef8.cloudfront.net/widgets"
@@ -51,7 +51,7 @@ class LosingAnswers:
     lost: ClassVar[list[dict[str, Any]]] = []
 
     def __init__(self, url: str) -> None:
-        self.client = Client(url)
+        self.client = widget_host(url)
 
     async def __aenter__(self) -> LosingAnswers:
         await self.client.__aenter__()
@@ -82,6 +82,23 @@ def test_a_short_load_run_keeps_every_accepted_move_and_answer_exactly_once(
     assert tally.outcomes["chess_move"]["conflict"] >= 3
     assert set(tally.outcomes["chess_move"]) == {"ok", "conflict"}
     assert any(move.replied for move in ledger.moves)  # the engine's replies are in the ledger's count
+
+
+def test_every_tool_the_load_users_call_is_listed_to_them_as_to_a_widget_host(
+    url: str, run: tuple[Tally, Ledger, ReadBack]
+) -> None:
+    # A tool left out of their listing (a widget's own, such as submit_form, when no MCP Apps host is declared)
+    # would have the client list again before each call to it, and its results go unchecked against their schema.
+    tally, _, _ = run
+
+    async def listed() -> dict[str, bool]:
+        async with widget_host(f"{url}/mcp") as tab:
+            return {tool.name: app_only(tool.model_dump(by_alias=True)) for tool in (await tab.list_tools()).tools}
+
+    offered = asyncio.run(listed())
+    called = set(tally.outcomes) - {"(reconnect)"}
+    assert called <= set(offered)
+    assert any(offered[tool] for tool in called), "the users answer forms through the widget's own tool"
 
 
 def test_the_ledger_check_reports_a_second_move_accepted_at_one_ply_as_doubled(

@@ -84,3 +84,31 @@ def test_while_sizing_is_off_the_meter_counts_requests_and_reads_nothing(metered
     client.put_item(TableName=TABLE, Item=_item("off", 10))
     taken = meter.take()
     assert (taken.write, dict(taken.requests), sent) == (0, {"PutItem": 1}, [])
+
+
+def _in(partition: str, key: str, size: int) -> dict[str, Any]:
+    return {"pk": {"S": partition}, "sk": {"S": key}, "body": {"S": "x" * size}}
+
+
+def test_a_query_pays_for_the_items_it_reads_summed_then_per_4_kb(metered: tuple[Any, UnitMeter]) -> None:
+    client, meter = metered
+    for key in ("q1", "q2", "q3"):
+        client.put_item(TableName=TABLE, Item=_in("Q", key, 1000))  # 3 KB in all: one block summed, three apart
+    meter.take()
+    query = {"TableName": TABLE, "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "Q"}}}
+    assert len(client.query(**query, ConsistentRead=True)["Items"]) == 3
+    client.query(**query)  # eventually consistent: half
+    taken = meter.take()
+    assert (taken.read, taken.requests["Query"]) == (1 + 0.5, 2)
+
+
+def test_a_batch_read_pays_for_each_item_apart_and_for_each_missing_one(metered: tuple[Any, UnitMeter]) -> None:
+    client, meter = metered
+    for key in ("b1", "b2"):
+        client.put_item(TableName=TABLE, Item=_in("B", key, 1000))
+    meter.take()
+    keys = [{"pk": {"S": "B"}, "sk": {"S": key}} for key in ("b1", "b2", "none")]
+    client.batch_get_item(RequestItems={TABLE: {"Keys": keys, "ConsistentRead": True}})
+    client.batch_get_item(RequestItems={TABLE: {"Keys": keys}})  # eventually consistent: half
+    taken = meter.take()
+    assert (taken.read, taken.write) == (3 + 1.5, 0)
