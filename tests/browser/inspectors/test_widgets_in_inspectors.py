@@ -96,12 +96,6 @@ def test_in_the_mcp_use_inspector_the_board_plays_white_then_black_from_inside_t
     expect(host_page.locator(HOST_ERRORS)).to_have_count(0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Open finding (issue 31): the mcp-use inspector declares the MCP Apps extension, so the form's result "
-    "carries its answer key in _meta, yet the widget submits without it and is refused answer_key_invalid; whether the "
-    "host drops the result's _meta or the bridge reads it from the wrong place is not yet known.",
-)
 def test_in_the_mcp_use_inspector_a_form_is_sent_from_the_widget_with_no_error_notice(
     host_page: Page, use: Inspector, dev_server: DevServer
 ) -> None:

@@ -28,7 +28,7 @@ export interface Saved {
   answered: Answered[];
 }
 
-interface Props {
+export interface Props {
   host: Host;
   initial: FormPayload;
   saved: Saved | null;

@@ -8,12 +8,13 @@ import { createElement } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { startWidget, type Host, type ToolResult } from "../shared/bridge";
 import { el, isRecord } from "../shared/dom";
-import { FormApp, type Saved } from "./app";
+import { FormApp, type Props, type Saved } from "./app";
 import { answerKeyOf, drawingSteps, parseError, parseForm } from "./payload";
 
 const container = document.getElementById("root");
 let reactRoot: Root | null = null;
-let shownFormId: string | null = null;
+/** What the shown form was rendered with: a later delivery of the same form may bring the answer key it lacked. */
+let shown: Props | null = null;
 
 function savedState(host: Host, valueSteps: number): Saved | null {
   const state = host.widgetState();
@@ -31,20 +32,30 @@ function show(root: HTMLElement, host: Host, result: ToolResult): void {
   if (!form) {
     reactRoot?.unmount();
     reactRoot = null;
-    shownFormId = null;
+    shown = null;
     const problem = parseError(result, result.content?.find((c) => c.text)?.text ?? "This result has no form to show.");
     root.replaceChildren(el("p", { class: "wm-error", role: "alert", "data-testid": "form-message", "data-code": problem.code }, problem.message));
     return;
   }
-  if (form.formId === shownFormId) return; // the same form delivered again (both bridges, globals updates)
-  shownFormId = form.formId;
+  const answerKey = answerKeyOf(result._meta);
+  if (reactRoot && shown?.initial.formId === form.formId) {
+    // The same form delivered again (both bridges, globals updates): shown as it is, taking only a key the first
+    // delivery lacked. The mcp-use inspector's window.openai delivers first, its toolResponseMetadata being the
+    // whole result (the key one level down); its ui/notifications/tool-result then brings the result's own `_meta`.
+    if (answerKey && !shown.answerKey) render(reactRoot, { ...shown, answerKey });
+    return;
+  }
   reactRoot?.unmount();
   root.replaceChildren();
   reactRoot = createRoot(root);
-  const saved = savedState(host, valueSteps);
-  const answerKey = answerKeyOf(result._meta);
-  reactRoot.render(createElement(FormApp, { key: form.formId, host, initial: form, saved, valueSteps, answerKey }));
+  render(reactRoot, { host, initial: form, saved: savedState(host, valueSteps), valueSteps, answerKey });
   requestAnimationFrame(() => performance.mark("wm:form-rendered"));
+}
+
+/** Keyed by the form: rendering it again with new props keeps what the user typed. */
+function render(target: Root, props: Props): void {
+  shown = props;
+  target.render(createElement(FormApp, { key: props.initial.formId, ...props }));
 }
 
 if (container) {

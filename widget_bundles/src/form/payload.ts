@@ -28,7 +28,10 @@ export interface FormPayload {
 export type DguiError = ToolFailure;
 
 /** The `_meta` key of the form's answer key: submit_form takes the answers only with it. Hosts hand `_meta` to the
- * widget and not to the model; the widget keeps it in memory only (never in widgetState, which the model reads). */
+ * widget and not to the model; the widget keeps it in memory only (never in widgetState, which the model reads).
+ * Every host seen hands it over (mcp-use's window.openai one level down, its tool-result at the top: main.ts takes
+ * either delivery's). One that dropped it would leave the form unanswerable from the widget: the server refuses the
+ * answers `answer_key_invalid`, shown under the form in the server's words, and nothing is stored. */
 export const ANSWER_KEY = "dgui_answer_key";
 
 export function answerKeyOf(meta: unknown): string | undefined {

@@ -5,6 +5,7 @@
 // extension, since it shows widgets as every host it emulates does, so forms come as widgets (never the text
 // fallback of a client that cannot show them) and app-only tools stay listed.
 
+import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { isRecord } from "../shared/dom";
 
 export class RpcError extends Error {
@@ -34,14 +35,14 @@ export function useIdentity(next: Identity): void {
 
 let nextId = 1;
 
-export const PROTOCOL_VERSION = "2026-07-28";
+const PROTOCOL_VERSION = "2026-07-28";
 const APPS_EXTENSION = "io.modelcontextprotocol/ui";
 /** What the playground says it is and can do, in every request's `_meta` (the 2026-07-28 envelope). */
-export const ENVELOPE: Record<string, unknown> = {
+const ENVELOPE: Record<string, unknown> = {
   "io.modelcontextprotocol/protocolVersion": PROTOCOL_VERSION,
   "io.modelcontextprotocol/clientInfo": { name: "widget-mcp-playground", version: "1" },
   "io.modelcontextprotocol/clientCapabilities": {
-    extensions: { [APPS_EXTENSION]: { mimeTypes: ["text/html;profile=mcp-app"] } },
+    extensions: { [APPS_EXTENSION]: { mimeTypes: [RESOURCE_MIME_TYPE] } },
   },
 };
 
