@@ -14,7 +14,8 @@ from aws_cdk.assertions import Template
 from synth_support import NO_BUNDLING
 
 from infra.app import build_app
-from infra.config import DIRECTORY_TOKENS, ConfigError, StackConfig
+from infra.config import ConfigError, StackConfig
+from infra.publish_context import DIRECTORY_TOKENS
 
 TOKENS = {"openaiAppsChallenge": "oai-challenge-3f9a1c0d5e", "mcpRegistryAuth": "v=MCPv1; k=ed25519; p=AAAA="}
 
