@@ -209,6 +209,7 @@ class McpApi(Construct):
                 "moving runtimes is a tested change of its own.",
             ),
         )
+        self.reserved_concurrency = reserved_concurrency
         self.sign_in = sign_in
         self.cors_origins = cors_origins
         self.resumable_streams = resumable_streams
