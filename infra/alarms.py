@@ -7,13 +7,11 @@ import re
 from dataclasses import dataclass
 
 import aws_cdk as cdk
-from aws_cdk import aws_apigatewayv2 as apigw
 from aws_cdk import aws_cloudwatch as cw
 from aws_cdk import aws_cloudwatch_actions as cw_actions
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
-from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from aws_cdk import aws_sns as sns
 from aws_cdk import aws_sns_subscriptions as subscriptions
@@ -22,7 +20,7 @@ from widget_mcp.toolkit.failures import INTERNAL_ERROR_CODE
 
 from infra import function_telemetry as names
 from infra import service_levels as levels
-from infra.mcp_api import TABLE_ACTIONS
+from infra.mcp_api import TABLE_ACTIONS, TIMEOUT, McpApi
 from infra.served_apps import ServedTool
 
 # What the storage adapter calls (the role's actions), and the transaction IAM authorizes as PutItem.
@@ -39,17 +37,12 @@ API_THROTTLED = "ApiThrottled"
 
 @dataclass(frozen=True)
 class Watched:
-    """What the alarms watch: the API, its function and logs, the table, and the tools the function serves."""
+    """What the alarms watch: the endpoint (its API, function, reserve, logs and Powertools service, the tool metrics'
+    `service` dimension), the table, and the tools the function serves."""
 
-    api: apigw.HttpApi
-    function: lambda_.Function
-    timeout: cdk.Duration
-    reserved_concurrency: int | None
-    function_logs: logs.ILogGroup
-    access_logs: logs.ILogGroup
+    endpoint: McpApi
     table: dynamodb.ITable
     tools: tuple[ServedTool, ...]
-    service: str  # the function's Powertools service: its tool metrics' `service` dimension
 
 
 def derived_namespace(stack: cdk.Stack) -> str:
@@ -146,7 +139,7 @@ class Alarms(Construct):
 
     def _function_alarms(self, w: Watched) -> None:
         at_least = cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD
-        fn = w.function
+        fn, reserved = w.endpoint.function, w.endpoint.reserved_concurrency
         # The function answers every failure itself: an error it reports to Lambda is a crash or a timeout.
         self._alarm(
             "function-errors",
@@ -164,31 +157,32 @@ class Alarms(Construct):
             periods=1,
             comparison=at_least,
         )
-        limit_ms = w.timeout.to_milliseconds() * levels.TIMEOUT_FRACTION
+        limit_ms = TIMEOUT.to_milliseconds() * levels.TIMEOUT_FRACTION
         self._alarm(
             "function-duration-p99",
             fn.metric_duration(period=levels.PERIOD, statistic="p99"),
             limit_ms,
             f"The function's p99 duration is over {limit_ms:.0f} ms, {levels.TIMEOUT_FRACTION:.0%} of its timeout.",
         )
-        if w.reserved_concurrency is not None:
-            near = w.reserved_concurrency * levels.CONCURRENCY_FRACTION
+        if reserved is not None:
+            near = reserved * levels.CONCURRENCY_FRACTION
             self._alarm(
                 "concurrency-near-reserve",
                 fn.metric("ConcurrentExecutions", period=levels.PERIOD, statistic="Maximum"),
                 near,
                 f"Concurrent executions reached {near:.0f}, {levels.CONCURRENCY_FRACTION:.0%} of the "
-                f"{w.reserved_concurrency} reserved.",
+                f"{reserved} reserved.",
                 comparison=at_least,
             )
 
     def _api_alarms(self, w: Watched) -> None:
-        requests = w.api.metric_count(period=levels.PERIOD, statistic="Sum")
+        api = w.endpoint.api
+        requests = api.metric_count(period=levels.PERIOD, statistic="Sum")
         self._alarm(
             "api-5xx-rate",
             cw.MathExpression(
                 expression="IF(requests > 0, 100 * errors / requests, 0)",
-                using_metrics={"errors": w.api.metric_server_error(period=levels.PERIOD), "requests": requests},
+                using_metrics={"errors": api.metric_server_error(period=levels.PERIOD), "requests": requests},
                 label="5xx, % of requests",
                 period=levels.PERIOD,
             ),
@@ -249,7 +243,7 @@ class Alarms(Construct):
             if tool.answers_in_call:
                 self._alarm(
                     f"latency-p99-{tool.name}",
-                    tool_metric(names.LATENCY, tool.name, "p99", w.service),
+                    tool_metric(names.LATENCY, tool.name, "p99", w.endpoint.service),
                     levels.WARM_P99_MS,
                     f"{tool.name}'s p99 latency is over the {levels.WARM_P99_MS} ms objective.",
                 )
@@ -282,22 +276,23 @@ class _DerivedMetrics:
             )
             return cw.Metric(namespace=namespace, metric_name=name, statistic="Sum", period=levels.PERIOD, label=name)
 
-        self.calls = counted("CallsFilter", w.function_logs, logs.FilterPattern.any(finished, failed), CALLS)
+        function_logs = w.endpoint.function_logs
+        self.calls = counted("CallsFilter", function_logs, logs.FilterPattern.any(finished, failed), CALLS)
         self.server_faults = counted(
             "ServerFaultsFilter",
-            w.function_logs,
+            function_logs,
             logs.FilterPattern.all(failed, code_is(*levels.SERVER_FAULT_CODES)),
             SERVER_FAULTS,
         )
         self.internal_errors = counted(
             "InternalErrorsFilter",
-            w.function_logs,
+            function_logs,
             logs.FilterPattern.all(failed, code_is(INTERNAL_ERROR_CODE)),
             INTERNAL_ERRORS,
         )
         self.api_throttled = counted(
             "ThrottledFilter",
-            w.access_logs,
+            w.endpoint.access_logs,
             logs.FilterPattern.string_value("$." + names.ACCESS_STATUS, "=", "429"),
             API_THROTTLED,
         )

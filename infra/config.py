@@ -9,10 +9,11 @@ from typing import Any
 import aws_cdk as cdk
 from aws_cdk import aws_logs as logs
 from constructs import Node
-from widget_mcp.apps.registry import APPS, RegistryError, app_name, select_apps
-from widget_mcp.secrets import SECRET_ARN_PATTERN
-from widget_mcp.settings import RELEASE_PATTERN, Settings, directory_token
+from widget_mcp.apps.registry import APPS, app_name
 
+from infra import publish_context as published
+from infra.context_values import EMAIL, ConfigError, choice, count, flag, items, switch, urls
+from infra.function_context import existing_secrets, function_limits
 from infra.oauth_callbacks import DEFAULT_PRESETS, PresetError, callbacks_of
 
 # Days → CloudWatch Logs retention; the API accepts only these values.
@@ -35,30 +36,6 @@ ANONYMOUS_STATES = ("capability", "refuse")
 # Lambda keeps at least 100 executions unreserved per account, so an account whose limit is under 200 (new accounts
 # may start at 10) cannot reserve it: deploy those with `-c reservedConcurrency=none` (infra/README.md).
 DEFAULT_RESERVED_CONCURRENCY = 100
-
-
-# The limits every caller meets (the function's settings of the same name, README "Settings") a deployer may set with
-# `-c <name in camelCase>=N`; their bounds are the settings model's own, checked at synth.
-LIMIT_SETTINGS = (
-    "quota_live_games",
-    "quota_live_forms",
-    "quota_live_tasks",
-    "rate_limit_calls",
-    "rate_limit_window_seconds",
-    "max_item_bytes",
-    "trusted_proxy_hops",
-    "forms_max_check_steps",
-    "forms_max_value_steps",
-)
-
-# The function's keys kept in AWS (infra/shared_secrets.py): context key → the variable holding its ARN. Unset, the
-# stack generates the secret; `none` leaves host tokens off (the function then accepts none, as without the setting).
-SECRET_CONTEXT = {"hostTokenSecretArn": "HOST_TOKEN_SECRET_ARN", "requestStateSecretArn": "REQUEST_STATE_SECRET_ARN"}
-OPTIONAL_SECRETS = ("hostTokenSecretArn",)
-
-
-class ConfigError(ValueError):
-    """A context value is missing, malformed or inconsistent; the message names the key."""
 
 
 @dataclass(frozen=True)
@@ -114,7 +91,8 @@ class StackConfig:
     alarm_email: str | None = None
     # Limits set by context, as the function's variables (`QUOTA_LIVE_GAMES` → "500"); the rest keep their defaults.
     function_limits: dict[str, str] = field(default_factory=dict)
-    # Secrets the deployer keeps: variable → ARN, or None for a key left out (SECRET_CONTEXT); the others are made.
+    # Secrets the deployer keeps: variable → ARN, or None for a key left out (infra/function_context.py); the
+    # others are made.
     existing_secrets: dict[str, str | None] = field(default_factory=dict)
     # The apps the function serves (the registry its asset ships): what they declare decides what the stack grants.
     apps: tuple[str, ...] = APPS
@@ -160,121 +138,49 @@ class StackConfig:
         days = int(get("logRetentionDays") or 30)
         if days not in RETENTION:
             raise ConfigError(f"logRetentionDays must be one of {sorted(RETENTION)}, got {days}")
-        sign_in = _flag(get("signIn"), default=False, key="signIn")
-        secrets = _secrets(get)
+        sign_in = flag(get("signIn"), default=False, key="signIn")
+        secrets = existing_secrets(get)
         if sign_in:
             # Signed in, only OAuth tokens name users: the function refuses host tokens, so it needs no such secret.
             if secrets.get("HOST_TOKEN_SECRET_ARN") is not None:
                 raise ConfigError("hostTokenSecretArn has no use with signIn=true: host tokens are refused there")
             secrets["HOST_TOKEN_SECRET_ARN"] = None
-        monitoring = _switch(get("monitoring"), default=True, key="monitoring")
+        monitoring = switch(get("monitoring"), default=True, key="monitoring")
         alarm_email = _email(get("alarmEmail"))
         if alarm_email and not monitoring:
             raise ConfigError("alarmEmail has no use with monitoring=off: there are no alarms to mail")
         return cls(
             stage=stage,
             retain_data=prod if removal is None else removal == "retain",
-            deletion_protection=_flag(get("deletionProtection"), default=prod, key="deletionProtection"),
+            deletion_protection=flag(get("deletionProtection"), default=prod, key="deletionProtection"),
             api_domain=_domain(get, "api"),
             widget_cdn_domain=widget_cdn,
             widget_domain=widget_domain,
             log_retention_days=days,
-            snap_start=_flag(get("snapStart"), default=True, key="snapStart"),
+            snap_start=flag(get("snapStart"), default=True, key="snapStart"),
             api_throttle=(
-                _count(get("apiRateLimit"), key="apiRateLimit") or 50,
-                _count(get("apiBurstLimit"), key="apiBurstLimit") or 100,
+                count(get("apiRateLimit"), key="apiRateLimit") or 50,
+                count(get("apiBurstLimit"), key="apiBurstLimit") or 100,
             ),
             reserved_concurrency=_reserved(get("reservedConcurrency")),
             sign_in=sign_in,
             sign_in_domain_prefix=_prefix(get("signInDomainPrefix")),
-            sign_in_callback_urls=_urls(get("signInCallbackUrls"), key="signInCallbackUrls"),
+            sign_in_callback_urls=urls(get("signInCallbackUrls"), key="signInCallbackUrls"),
             oauth_callback_presets=_presets(get("oauthCallbacks")),
             cors_origins=_origins(get("corsOrigins")),
-            anonymous_state=_choice(get("anonymousState"), ANONYMOUS_STATES, key="anonymousState"),
-            resumable_streams=_switch(get("resumableStreams"), default=True, key="resumableStreams"),
+            anonymous_state=choice(get("anonymousState"), ANONYMOUS_STATES, key="anonymousState"),
+            resumable_streams=switch(get("resumableStreams"), default=True, key="resumableStreams"),
             monitoring=monitoring,
             alarm_email=alarm_email,
-            function_limits=_limits(get),
+            function_limits=function_limits(get),
             existing_secrets=secrets,
-            directory_tokens=_directory_tokens(get),
-            apps=_apps(get("apps")),
+            directory_tokens=published.directory_tokens(get),
+            apps=published.served_apps(get("apps")),
             apps_named=get("apps") is not None,
-            release=_release(get("release")),
-            publisher=_publisher(get("publisherName")),
-            support_contact=_contact(get("supportContact")),
+            release=published.release(get("release")),
+            publisher=published.publisher(get("publisherName")),
+            support_contact=published.support_contact(get("supportContact")),
         )
-
-
-def _apps(value: object) -> tuple[str, ...]:
-    """`apps`: the apps served, by name (`chess,forms`), in the registry's order; unset, every registered app."""
-    if value is None:
-        return APPS
-    items = value if isinstance(value, list) else str(value).split(",")
-    names = [str(item).strip() for item in items]
-    if not any(names):
-        raise ConfigError(f"apps must name at least one app, such as {app_name(APPS[-1])}, got {value!r}")
-    try:
-        return select_apps(names)
-    except RegistryError as exc:
-        raise ConfigError(f"apps: {exc}") from None
-
-
-def _release(value: object) -> str | None:
-    if value is None:
-        return None
-    text = str(value).strip()
-    if not re.fullmatch(RELEASE_PATTERN, text):
-        raise ConfigError(f"release must be a version such as 1.2.0 (dotted numbers, optional -suffix), got {value!r}")
-    return text
-
-
-def _publisher(value: object) -> str | None:
-    if value is None:
-        return None
-    text = str(value).strip()
-    if not 1 <= len(text) <= 120 or not text.isprintable():
-        raise ConfigError(f"publisherName must be one printable line of at most 120 characters, got {value!r}")
-    return text
-
-
-def _contact(value: object) -> str | None:
-    if value is None:
-        return None
-    text = str(value).strip()
-    email = re.fullmatch(r"[^@\s,;<>\"]+@[^@\s,;<>\"]+\.[A-Za-z]{2,}", text)
-    url = re.fullmatch(r"https://[^\s<>\"]+", text)
-    if len(text) > 254 or not (email or url):
-        raise ConfigError(f"supportContact must be an email address or an https URL, got {value!r}")
-    return text
-
-
-def _flag(value: object, *, default: bool, key: str) -> bool:
-    if value is None:
-        return default
-    if isinstance(value, bool):
-        return value
-    if str(value).lower() in ("true", "false"):
-        return str(value).lower() == "true"
-    raise ConfigError(f"{key} must be true or false, got {value!r}")
-
-
-def _switch(value: object, *, default: bool, key: str) -> bool:
-    """`on` or `off` (a JSON true or false in cdk.context.json too); unset is `default`."""
-    if value is None:
-        return default
-    if isinstance(value, bool):
-        return value
-    if str(value).lower() in ("on", "off"):
-        return str(value).lower() == "on"
-    raise ConfigError(f"{key} must be on or off, got {value!r}")
-
-
-def _choice(value: object, choices: tuple[str, ...], *, key: str) -> str | None:
-    if value is None:
-        return None
-    if value not in choices:
-        raise ConfigError(f"{key} must be one of {', '.join(choices)}, got {value!r}")
-    return str(value)
 
 
 def _email(value: object) -> str | None:
@@ -282,7 +188,7 @@ def _email(value: object) -> str | None:
     if value is None:
         return None
     text = str(value).strip()
-    if not re.fullmatch(r"[^@\s,;]+@[^@\s,;]+\.[A-Za-z]{2,}", text) or len(text) > 254:
+    if not EMAIL.fullmatch(text) or len(text) > 254:
         raise ConfigError(f"alarmEmail must be one email address such as ops@example.com, got {value!r}")
     return text
 
@@ -300,23 +206,11 @@ def _prefix(value: object) -> str | None:
     return text
 
 
-def _urls(value: object, *, key: str) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    items = value if isinstance(value, list) else str(value).split(",")
-    urls = tuple(str(u).strip() for u in items if str(u).strip())
-    for url in urls:
-        if not (url.startswith("https://") or url.startswith(("http://localhost", "http://127.0.0.1"))):
-            raise ConfigError(f"{key} must list https URLs (http only for localhost), got {url!r}")
-    return urls
-
-
 def _presets(value: object) -> tuple[str, ...]:
     """`oauthCallbacks`: preset names (`chatgpt`, `chatgpt:<callback id>`, `claude`), comma-separated or a list."""
     if value is None:
         return DEFAULT_PRESETS
-    items = value if isinstance(value, list) else str(value).split(",")
-    presets = tuple(str(p).strip() for p in items if str(p).strip())
+    presets = tuple(items(value))
     try:
         callbacks_of(presets)
     except PresetError as exc:
@@ -328,8 +222,7 @@ def _origins(value: object) -> tuple[str, ...]:
     """`corsOrigins`: https origins, or http on loopback (a host under development); `:*` for any port."""
     if value is None:
         return ()
-    items = value if isinstance(value, list) else str(value).split(",")
-    origins = tuple(str(o).strip().rstrip("/") for o in items if str(o).strip())
+    origins = tuple(origin.rstrip("/") for origin in items(value))
     loopback = re.compile(r"http://(localhost|127\.0\.0\.1|\[::1\])(:(\d{1,5}|\*))?")
     exact = re.compile(r"https://[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:(\d{1,5}|\*))?", re.IGNORECASE)
     for origin in origins:
@@ -341,15 +234,6 @@ def _origins(value: object) -> tuple[str, ...]:
     return origins
 
 
-def _count(value: object, *, key: str) -> int | None:
-    if value is None:
-        return None
-    text = str(value)
-    if isinstance(value, bool) or not text.isdigit() or int(text) < 1:
-        raise ConfigError(f"{key} must be a whole number of at least 1, got {value!r}")
-    return int(text)
-
-
 def _reserved(value: object) -> int | None:
     """`reservedConcurrency`: a whole number, or `none` to leave the function on the account's unreserved pool."""
     if value is None:
@@ -357,7 +241,7 @@ def _reserved(value: object) -> int | None:
     if str(value).lower() == "none":
         return None
     try:
-        return _count(value, key="reservedConcurrency")
+        return count(value, key="reservedConcurrency")
     except ConfigError as exc:
         raise ConfigError(f"{exc} ('none' leaves the function on the account's unreserved pool)") from None
 
@@ -371,74 +255,3 @@ def _domain(get: Any, prefix: str) -> CustomDomain | None:
     if not str(arn).startswith("arn:aws") or ":acm:" not in str(arn):
         raise ConfigError(f"{prefix}CertificateArn must be an ACM certificate ARN, got {arn!r}")
     return CustomDomain(str(name), str(arn))
-
-
-def _camel(name: str) -> str:
-    first, *rest = name.split("_")
-    return first + "".join(word.title() for word in rest)
-
-
-def _limits(get: Any) -> dict[str, str]:
-    """`-c quotaLiveGames=500` and the like, within the bounds the function's settings model declares."""
-    chosen: dict[str, int] = {}
-    for name in LIMIT_SETTINGS:
-        key, value = _camel(name), get(_camel(name))
-        if value is None:
-            continue
-        bounds = {k: getattr(m, k) for m in Settings.model_fields[name].metadata for k in ("ge", "le") if hasattr(m, k)}
-        low, high = bounds["ge"], bounds["le"]
-        text = str(value).strip()
-        if isinstance(value, bool) or not text.isdigit() or not low <= int(text) <= high:
-            raise ConfigError(f"{key} must be a whole number from {low} to {high}, got {value!r}")
-        chosen[name] = int(text)
-    defaults = Settings.model_fields
-    check = chosen.get("forms_max_check_steps", defaults["forms_max_check_steps"].default)
-    if chosen.get("forms_max_value_steps", defaults["forms_max_value_steps"].default) > check:
-        raise ConfigError(
-            f"formsMaxValueSteps must not exceed formsMaxCheckSteps ({check}): one value is part of one answer, got "
-            f"{chosen['forms_max_value_steps']}"
-        )
-    return {name.upper(): str(value) for name, value in chosen.items()}
-
-
-def _secrets(get: Any) -> dict[str, str | None]:
-    """`-c hostTokenSecretArn=…`: a secret the deployer keeps (the complete ARN of a Secrets Manager secret, or an SSM
-    SecureString parameter's), or `none` for no host tokens."""
-    chosen: dict[str, str | None] = {}
-    for key, variable in SECRET_CONTEXT.items():
-        value = get(key)
-        if value is None:
-            continue
-        text = str(value).strip()
-        if key in OPTIONAL_SECRETS and text.lower() == "none":
-            chosen[variable] = None
-            continue
-        complete = ":secretsmanager:" not in text or re.search(r":secret:.+-[A-Za-z0-9]{6}$", text)
-        if not (re.match(SECRET_ARN_PATTERN, text) and complete):
-            what = ", or 'none'" if key in OPTIONAL_SECRETS else ""
-            raise ConfigError(
-                f"{key} must be the complete ARN of a Secrets Manager secret (with its 6-character suffix) or of an "
-                f"SSM SecureString parameter{what}, got {value!r}"
-            )
-        chosen[variable] = text
-    return chosen
-
-
-# `-c openaiAppsChallenge=…` and `-c mcpRegistryAuth=…`: the function's variable for each.
-DIRECTORY_TOKENS = {"openaiAppsChallenge": "OPENAI_APPS_CHALLENGE", "mcpRegistryAuth": "MCP_REGISTRY_AUTH"}
-
-
-def _directory_tokens(get: Any) -> dict[str, str]:
-    """Each token the context sets, checked at synth by the function's own rule (widget_mcp.settings)."""
-    chosen: dict[str, str] = {}
-    for key, variable in DIRECTORY_TOKENS.items():
-        value = get(key)
-        if value is None:
-            continue
-        try:
-            token = directory_token(str(value))
-        except ValueError as exc:
-            raise ConfigError(f"{key} {exc}, got {value!r}") from None
-        if token:
-            chosen[variable] = token
-    return chosen

@@ -38,13 +38,13 @@ def _graph(
 class OperationsDashboard(Construct):
     def __init__(self, scope: Construct, construct_id: str, *, watched: Watched, alarms: Alarms) -> None:
         super().__init__(scope, construct_id)
-        w = watched
+        w, endpoint = watched, watched.endpoint
         tools = [t.name for t in w.tools]
-        service = w.service
+        service = endpoint.service
         errors_by_code = next(q for q in saved_queries() if q.slug == "errors-by-code")
         reserve: list[cw.HorizontalAnnotation] = []
-        if w.reserved_concurrency is not None:
-            reserve = [cw.HorizontalAnnotation(value=w.reserved_concurrency, label="reserved")]
+        if endpoint.reserved_concurrency is not None:
+            reserve = [cw.HorizontalAnnotation(value=endpoint.reserved_concurrency, label="reserved")]
         self.dashboard = cw.Dashboard(
             self,
             "Dashboard",
@@ -58,7 +58,7 @@ class OperationsDashboard(Construct):
                     ),
                     cw.LogQueryWidget(
                         title="Errors by code",
-                        log_group_names=[w.function_logs.log_group_name],
+                        log_group_names=[endpoint.function_logs.log_group_name],
                         query_string=errors_by_code.text,
                         view=cw.LogQueryVisualizationType.TABLE,
                         width=WIDTH,
@@ -76,8 +76,8 @@ class OperationsDashboard(Construct):
                 [
                     _graph(
                         "Concurrent executions",
-                        [w.function.metric("ConcurrentExecutions", period=levels.PERIOD, statistic="Maximum")],
-                        right=[w.function.metric_throttles(period=levels.PERIOD, statistic="Sum")],
+                        [endpoint.function.metric("ConcurrentExecutions", period=levels.PERIOD, statistic="Maximum")],
+                        right=[endpoint.function.metric_throttles(period=levels.PERIOD, statistic="Sum")],
                         annotations=reserve,
                     ),
                     _graph(
@@ -96,9 +96,9 @@ class OperationsDashboard(Construct):
                 [
                     _graph(
                         "API requests",
-                        [w.api.metric_count(period=levels.PERIOD, statistic="Sum")],
+                        [endpoint.api.metric_count(period=levels.PERIOD, statistic="Sum")],
                         right=[
-                            w.api.metric_server_error(period=levels.PERIOD),
+                            endpoint.api.metric_server_error(period=levels.PERIOD),
                             alarms.derived.api_throttled,
                         ],
                     ),

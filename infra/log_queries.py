@@ -71,7 +71,6 @@ class SavedQueries(Construct):
         super().__init__(scope, construct_id)
         stack_name = cdk.Stack.of(self).stack_name
         groups = {"function": function_logs, "access": access_logs}
-        self.queries: dict[str, SavedQuery] = {}
         for query in saved_queries():
             logs.CfnQueryDefinition(
                 self,
@@ -80,4 +79,3 @@ class SavedQueries(Construct):
                 query_string=query.text,
                 log_group_names=[groups[query.group].log_group_name],
             )
-            self.queries[query.slug] = query

@@ -209,6 +209,7 @@ class McpApi(Construct):
                 "moving runtimes is a tested change of its own.",
             ),
         )
+        self.reserved_concurrency = reserved_concurrency
         self.sign_in = sign_in
         self.cors_origins = cors_origins
         self.resumable_streams = resumable_streams
@@ -341,6 +342,9 @@ class McpApi(Construct):
             # Each may fetch a client's document (at most 32 KB, 3 s) or call Cognito's token endpoint.
             limits["GET /oauth/authorize"] = SIDE_ROUTE_THROTTLE["GET /healthz"]
             limits["POST /oauth/token"] = SIDE_ROUTE_THROTTLE["GET /healthz"]
+            # A person's own export or erasure, now and then: never the stage's /mcp-sized default, so a flood of them
+            # cannot take the reserved executions /mcp needs.
+            limits["GET /account/data"] = limits["DELETE /account/data"] = SIDE_ROUTE_THROTTLE["GET /healthz"]
             if self.cors_origins:
                 limits["OPTIONS /oauth/register"] = SIDE_ROUTE_THROTTLE["GET /healthz"]
         cfn.route_settings = {

@@ -67,7 +67,6 @@ class Outcome:
     subject: str
     secret_arn: str
     password: str
-    seeded: tuple[str, ...]
 
 
 def new_password() -> str:
@@ -132,7 +131,7 @@ def ensure_account(
         SoftwareTokenMfaSettings={"Enabled": False, "PreferredMfa": False},
     )
     subject = next(a["Value"] for a in user["UserAttributes"] if a["Name"] == "sub")
-    return Outcome(created, rotate and not created, email, subject, secret_arn, password, ())
+    return Outcome(created, rotate and not created, email, subject, secret_arn, password)
 
 
 def _stored(deployment: Deployment, secrets_manager: Any) -> tuple[str | None, str | None]:

@@ -14,7 +14,7 @@ from infra.alarms import Alarms, Watched
 from infra.config import StackConfig
 from infra.dashboard import OperationsDashboard
 from infra.log_queries import SavedQueries
-from infra.mcp_api import TIMEOUT, McpApi
+from infra.mcp_api import McpApi
 from infra.served_apps import serve_tasks, served_books, served_tools
 from infra.shared_secrets import SharedSecrets
 from infra.sign_in import SignIn, default_domain_prefix
@@ -101,17 +101,7 @@ class WidgetMcpStack(cdk.Stack):
             cdk.CfnOutput(self, f"{page.title()}Url", value=url, description=f"the {page} page, for the directories")
 
     def _operations(self, config: StackConfig, api: McpApi, state: StateTable) -> None:
-        watched = Watched(
-            api=api.api,
-            function=api.function,
-            timeout=TIMEOUT,
-            reserved_concurrency=config.reserved_concurrency,
-            function_logs=api.function_logs,
-            access_logs=api.access_logs,
-            table=state.table,
-            tools=served_tools(config.apps),
-            service=api.service,
-        )
+        watched = Watched(endpoint=api, table=state.table, tools=served_tools(config.apps))
         alarms = Alarms(self, "Alarms", watched=watched, email=config.alarm_email, removal_policy=config.removal_policy)
         OperationsDashboard(self, "Dashboard", watched=watched, alarms=alarms)
         SavedQueries(self, "Queries", function_logs=api.function_logs, access_logs=api.access_logs)

@@ -65,8 +65,9 @@ class WidgetCdn(Construct):
         self.manifest = bundle_dir / MANIFEST if (bundle_dir / MANIFEST).is_file() else None
         self._deploy_bundles(bundle_dir)
         # The privacy, terms and support pages (publishing/legal.py), at /legal/<page>.html beside the bundles.
-        self.legal_urls = legal_urls(f"https://{self.domain_name}") if legal_pages else {}
+        self.legal_urls: dict[str, str] = {}
         if legal_pages:
+            self.legal_urls = legal_urls(f"https://{self.domain_name}")
             self._deploy_legal(legal_pages)
 
     def _distribution(self, domain: CustomDomain | None) -> cloudfront.Distribution:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from servers import serve
 from widget_mcp.readiness.__main__ import main
-from widget_mcp.readiness.profiles import profile
+from widget_mcp.readiness.profiles import CHALLENGE, profile
 from widget_mcp.readiness.rules import Snapshot
 from widget_mcp.settings import Settings
 from widget_mcp.wiring import build_app, build_core
@@ -42,11 +42,14 @@ def test_the_reference_apps_pass_each_directorys_profile(
     assert main([proven_url, "--local", "--host", host]) == 0, capsys.readouterr().out
 
 
-def test_without_the_challenge_token_the_chatgpt_profile_names_the_setting(
-    bare_url: str, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("host", sorted(CHALLENGE))
+def test_without_the_challenge_token_the_profile_names_the_setting_that_serves_it(
+    bare_url: str, host: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main([bare_url, "--local", "--host", "chatgpt"]) == 1
-    assert "set OPENAI_APPS_CHALLENGE" in capsys.readouterr().out
+    path, setting = CHALLENGE[host]
+    assert setting.lower() in Settings.model_fields, "the finding names a setting the server really has"
+    assert main([bare_url, "--local", "--host", host]) == 1
+    assert f"{path} answered 404: set {setting}" in capsys.readouterr().out
 
 
 def test_the_lints_catch_what_review_would_flag() -> None:

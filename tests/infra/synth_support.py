@@ -9,6 +9,7 @@ from typing import Any
 import aws_cdk as cdk
 from aws_cdk.assertions import Template
 
+from infra.mcp_api import HANDLER
 from infra.stack import WidgetMcpStack
 
 # Bundling is the asset build's job (tested in test_lambda_asset_build.py); template tests skip it.
@@ -29,3 +30,10 @@ class Synthesized:
     def resources(self, kind: str) -> dict[str, Any]:
         found: dict[str, Any] = self.template.find_resources(kind)
         return found
+
+
+def function_env(template: Template) -> dict[str, Any]:
+    """The MCP function's environment variables (the stack's other functions are CDK's own providers)."""
+    (fn,) = template.find_resources("AWS::Lambda::Function", {"Properties": {"Handler": HANDLER}}).values()
+    variables: dict[str, Any] = fn["Properties"]["Environment"]["Variables"]
+    return variables

@@ -11,22 +11,13 @@ from typing import Any
 import aws_cdk as cdk
 import pytest
 from aws_cdk.assertions import Template
-from synth_support import NO_BUNDLING
+from synth_support import NO_BUNDLING, function_env
 
 from infra.app import build_app
-from infra.config import DIRECTORY_TOKENS, ConfigError, StackConfig
+from infra.config import ConfigError, StackConfig
+from infra.publish_context import DIRECTORY_TOKENS
 
 TOKENS = {"openaiAppsChallenge": "oai-challenge-3f9a1c0d5e", "mcpRegistryAuth": "v=MCPv1; k=ed25519; p=AAAA="}
-
-
-def _env(template: Template) -> dict[str, Any]:
-    (fn,) = [
-        r
-        for r in template.find_resources("AWS::Lambda::Function").values()
-        if r["Properties"].get("Handler") == "widget_mcp.handler.handler"
-    ]
-    variables: dict[str, Any] = fn["Properties"]["Environment"]["Variables"]
-    return variables
 
 
 def test_the_stack_hands_each_token_to_the_function_and_routes_the_well_known_paths_to_it(
@@ -34,14 +25,14 @@ def test_the_stack_hands_each_token_to_the_function_and_routes_the_well_known_pa
 ) -> None:
     _app, stack = build_app(outdir=str(tmp_path), context={**NO_BUNDLING, **TOKENS}, bundle_dir=fake_bundles)
     template = Template.from_stack(stack)
-    env = _env(template)
+    env = function_env(template)
     assert {key: env[variable] for key, variable in DIRECTORY_TOKENS.items()} == TOKENS
     routes = {r["Properties"]["RouteKey"] for r in template.find_resources("AWS::ApiGatewayV2::Route").values()}
     assert "GET /.well-known/{proxy+}" in routes
 
 
 def test_without_the_context_no_token_is_in_the_functions_environment(synthesized: Any) -> None:
-    assert not set(DIRECTORY_TOKENS.values()) & set(_env(synthesized.template))
+    assert not set(DIRECTORY_TOKENS.values()) & set(function_env(synthesized.template))
 
 
 @pytest.mark.parametrize("key", sorted(DIRECTORY_TOKENS))

@@ -17,7 +17,8 @@ from synth_support import Synthesized
 from widget_mcp.settings import Settings
 
 from infra.app import STACK_NAME
-from infra.config import LIMIT_SETTINGS, ConfigError, StackConfig
+from infra.config import ConfigError, StackConfig
+from infra.function_context import LIMIT_SETTINGS
 from infra.mcp_api import McpApi
 from infra.shared_secrets import GENERATED_LENGTH, SharedSecrets
 

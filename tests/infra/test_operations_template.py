@@ -10,7 +10,7 @@ from typing import Any
 import aws_cdk as cdk
 import pytest
 from aws_cdk.assertions import Template
-from synth_support import NO_BUNDLING, Synthesized
+from synth_support import NO_BUNDLING, Synthesized, function_env
 
 from infra import service_levels as levels
 from infra.app import build_app
@@ -52,15 +52,6 @@ def _variant(fake_bundles: Path, tmp_path: Path, **context: str) -> Template:
     app, stack = build_app(outdir=str(tmp_path), context={**NO_BUNDLING, **context}, bundle_dir=fake_bundles)
     app.synth()  # cdk-nag runs here too
     return Template.from_stack(stack)
-
-
-def _function_env(template: Template) -> dict[str, Any]:
-    functions = template.find_resources(
-        "AWS::Lambda::Function", {"Properties": {"Handler": "widget_mcp.handler.handler"}}
-    )
-    (fn,) = functions.values()
-    env: dict[str, Any] = fn["Properties"]["Environment"]["Variables"]
-    return env
 
 
 def test_the_stack_carries_every_alarm_the_issue_names_and_a_latency_alarm_per_tool(synthesized: Synthesized) -> None:
@@ -127,7 +118,7 @@ def _tool_metric_services(template: Template) -> set[str]:
 
 
 def test_tool_alarms_read_the_namespace_and_service_the_function_is_given(synthesized: Synthesized) -> None:
-    env = _function_env(synthesized.template)
+    env = function_env(synthesized.template)
     service = service_of(synthesized.stack.stack_name)
     assert (env["POWERTOOLS_METRICS_NAMESPACE"], env["POWERTOOLS_SERVICE_NAME"]) == (NAMESPACE, service)
     latency = [a for slug, a in _alarms(synthesized.template).items() if slug.startswith("latency-p99-")]
@@ -145,7 +136,7 @@ def test_two_stacks_in_one_account_write_and_watch_tool_metrics_under_their_own_
     seen = {}
     for name in ("WidgetMcpBlue", "WidgetMcpGreen"):
         template = _variant(fake_bundles, tmp_path / name, stackName=name)
-        seen[name] = (_function_env(template)["POWERTOOLS_SERVICE_NAME"], _tool_metric_services(template))
+        seen[name] = (function_env(template)["POWERTOOLS_SERVICE_NAME"], _tool_metric_services(template))
     assert seen == {name: (service_of(name), {service_of(name)}) for name in seen}
     assert service_of("WidgetMcpBlue") != service_of("WidgetMcpGreen") != SERVICE
 

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import aws_cdk as cdk
 import pytest
 from aws_cdk.assertions import Template
-from synth_support import NO_BUNDLING, Synthesized
+from synth_support import NO_BUNDLING, Synthesized, function_env
 from widget_mcp.apps.registry import APPS, app_name
 
 from infra.app import build_app
@@ -21,16 +20,6 @@ from infra.served_apps import served_tools
 # Every registered app but the first (in the reference registry, the demo): a profile that leaves one out.
 CHOSEN = tuple(app_name(entry) for entry in APPS[1:])
 LEFT_OUT = APPS[0]
-
-
-def _env(template: Template) -> dict[str, Any]:
-    (fn,) = [
-        r
-        for r in template.find_resources("AWS::Lambda::Function").values()
-        if r["Properties"].get("Handler") == "widget_mcp.handler.handler"
-    ]
-    variables: dict[str, Any] = fn["Properties"]["Environment"]["Variables"]
-    return variables
 
 
 def _latency_alarmed(template: Template) -> set[str]:
@@ -44,7 +33,7 @@ def test_a_named_profile_serves_only_those_apps_pins_the_release_and_alarms_only
     context = {**NO_BUNDLING, "apps": ",".join(reversed(CHOSEN)), "release": "1.4.0"}
     _app, stack = build_app(outdir=str(tmp_path), context=context, bundle_dir=fake_bundles)
     template = Template.from_stack(stack)
-    env = _env(template)
+    env = function_env(template)
     assert env["APPS"] == ",".join(CHOSEN)  # in the registry's order, whatever order the context gave
     assert env["WIDGET_RELEASE"] == "1.4.0"
     served = {t.name for t in served_tools(StackConfig.from_context(stack.node).apps) if t.answers_in_call}
@@ -56,7 +45,7 @@ def test_a_named_profile_serves_only_those_apps_pins_the_release_and_alarms_only
 
 
 def test_without_a_profile_the_function_serves_every_app_with_hashed_template_uris(synthesized: Synthesized) -> None:
-    env = _env(synthesized.template)
+    env = function_env(synthesized.template)
     assert "APPS" not in env
     assert "WIDGET_RELEASE" not in env
     assert _latency_alarmed(synthesized.template) == {t.name for t in served_tools(APPS) if t.answers_in_call}

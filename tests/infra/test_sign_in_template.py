@@ -104,6 +104,9 @@ def test_the_function_verifies_cognito_tokens_and_serves_registration(with_sign_
     (stage,) = with_sign_in.resources("AWS::ApiGatewayV2::Stage").values()
     settings = stage["Properties"]["RouteSettings"]
     assert settings["GET /oauth/authorize"] == settings["POST /oauth/token"] == settings["GET /healthz"]
+    # a user's export and erasure outside any host: routed to the function, throttled as the side routes too
+    assert {"GET /account/data", "DELETE /account/data"} <= keys
+    assert settings["GET /account/data"] == settings["DELETE /account/data"] == settings["GET /healthz"]
 
 
 @pytest.mark.parametrize("prefix", ["Widget", "my-aws-app", "amazon-login", "-x", "a" * 64])

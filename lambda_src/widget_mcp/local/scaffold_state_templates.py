@@ -261,14 +261,20 @@ def note_of(doc: Document) -> Note:
     return Note(doc.doc_id, doc.body["text"], doc.counts.get("likes", 0), doc.version)
 
 
+def tidy(text: str) -> str:
+    """What a note holds: its words, single-spaced; EmptyNote when there are none."""
+    tidied = " ".join(text.split())
+    if not tidied:
+        raise EmptyNote
+    return tidied
+
+
 class NoteService:
     def __init__(self, notes: Notes, *, quota: int, clock: Callable[[], float] = time.time) -> None:
         self.notes, self.quota, self.clock = notes, quota, clock
 
     def add(self, owner: StateOwner, text: str) -> Note:
-        tidied = " ".join(text.split())
-        if not tidied:
-            raise EmptyNote
+        tidied = tidy(text)
         now = int(self.clock())
         # Made without identity: an unguessable id is the only key to it; else sortable by creation.
         note_id = capability_id() if owner.by_capability else time_ordered_id(now * 1000)
@@ -280,9 +286,7 @@ class NoteService:
     def edit(self, owner: StateOwner, note_id: str, text: str, version: int) -> Note:
         """Writes only over the version the caller saw: a concurrent edit or like since is a conflict that carries
         the note as it is now, so the caller decides (no blind retry over someone else's change)."""
-        tidied = " ".join(text.split())
-        if not tidied:
-            raise EmptyNote
+        tidied = tidy(text)
         doc = self._get(owner, note_id)
         if doc.version != version:
             raise EditConflict(version, doc)
@@ -358,8 +362,14 @@ def _fill(template: str, name: str) -> str:
 
 def state_app_files(name: str) -> dict[Path, str]:
     package = Path("lambda_src/widget_mcp/apps") / name
-    sources = {"__init__.py": INIT, "tools.py": TOOLS, "handlers.py": HANDLERS, "service.py": SERVICE}
-    files = {package / file: _fill(text, name) for file, text in {**sources, "repository.py": REPOSITORY}.items()}
+    sources = {
+        "__init__.py": INIT,
+        "tools.py": TOOLS,
+        "handlers.py": HANDLERS,
+        "service.py": SERVICE,
+        "repository.py": REPOSITORY,
+    }
+    files = {package / file: _fill(text, name) for file, text in sources.items()}
     files[Path("tests/unit") / name / f"test_{name}_service.py"] = _fill(UNIT_TEST, name)
     files[Path("tests/functional") / f"test_{name}_tools.py"] = _fill(FUNCTIONAL_TEST, name)
     files[Path("tests/functional") / f"test_{name}_race.py"] = _fill(RACE_TEST, name)

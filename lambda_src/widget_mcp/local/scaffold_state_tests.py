@@ -66,9 +66,13 @@ def test_past_the_quota_of_live_notes_an_add_is_refused(service: NoteService) ->
     assert service.add(BOB, "three").text == "three"
 
 
-def test_an_empty_note_is_refused(service: NoteService) -> None:
+def test_an_empty_note_is_refused_and_an_edit_to_nothing_writes_nothing(service: NoteService) -> None:
     with pytest.raises(EmptyNote):
         service.add(ADA, " \\n ")
+    note = service.add(ADA, "Lunch at noon")
+    with pytest.raises(EmptyNote):
+        service.edit(ADA, note.note_id, " \\t ", note.version)
+    assert service.show(ADA, note.note_id) == note
 '''
 
 FUNCTIONAL_TEST = '''"""The $title app's tools through the official MCP client, in memory: each user's notes,

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from widget_mcp.apps.registry import APPS, AppContext, load_books
+from widget_mcp.apps.registry import APPS, AppContext, app_name, load_books
 from widget_mcp.publishing import screenshots
 from widget_mcp.publishing.legal import legal_urls
 from widget_mcp.publishing.limits import violations
@@ -42,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     books = dict(zip(APPS, load_books(AppContext(Settings(), InMemoryDocumentStore()), APPS), strict=True))
-    listed = {entry.rsplit(".", 1)[-1]: book for entry, book in books.items() if book.listing is not None}
+    listed = {app_name(entry): book for entry, book in books.items() if book.listing is not None}
     app = args.app or next(iter(listed), "")
     book = listed.get(app)
     if book is None:

@@ -11,11 +11,16 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from widget_mcp.publishing.challenges import OPENAI_CHALLENGE_PATH, REGISTRY_AUTH_PATH
 from widget_mcp.readiness.rules import Finding, Snapshot
 
 Host = Literal["chatgpt", "claude", "registry"]
 HOSTS: tuple[Host, ...] = ("chatgpt", "claude", "registry")
-CHALLENGE = {"chatgpt": "/.well-known/openai-apps-challenge", "registry": "/.well-known/mcp-registry-auth"}
+# The directory's ownership proof: the path the endpoint serves it at, and the setting that turns it on.
+CHALLENGE = {
+    "chatgpt": (OPENAI_CHALLENGE_PATH, "OPENAI_APPS_CHALLENGE"),
+    "registry": (REGISTRY_AUTH_PATH, "MCP_REGISTRY_AUTH"),
+}
 STEERING = re.compile(
     r"\b(use (it|this( tool)?) whenever|always (use|call)|prefer calling|you must (use|call))\b", re.IGNORECASE
 )
@@ -76,11 +81,10 @@ def live(url: str, snapshot: Snapshot, host: Host, *, timeout: float = 10.0) -> 
     origin = f"{parts.scheme}://{parts.netloc}"
     findings = []
     with httpx.Client(timeout=timeout, follow_redirects=False) as client:
-        path = CHALLENGE.get(host)
-        if path is not None:
+        if host in CHALLENGE:
+            path, what = CHALLENGE[host]
             answer = client.get(origin + path)
             if answer.status_code != 200 or not answer.headers.get("content-type", "").startswith("text/plain"):
-                what = "OPENAI_APPS_CHALLENGE" if host == "chatgpt" else "MCP_REGISTRY_AUTH"
                 findings.append(
                     Finding("error", "server", "challenge", f"{path} answered {answer.status_code}: set {what}")
                 )
