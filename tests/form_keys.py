@@ -7,12 +7,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
+from mcp.client import advertise
 from mcp_types import CallToolResult
 from widget_mcp.apps.forms.answer_keys import ANSWER_KEY_META
+from widget_mcp.toolkit.call import APPS_EXTENSION
+from widget_mcp.toolkit.widgets import APP_MIME_TYPE
 
 # A ChatGPT call's display signal (toolkit/client_surface.py): with it, the host shows the form's widget, so the
 # form gets an answer key and submit_form is the widget's to call.
 SHOWS_WIDGETS = {"openai/locale": "en-US"}
+# What an MCP Apps host declares (the official client's `extensions=`): with it, the host shows the form's widget.
+MCP_APPS = advertise(APPS_EXTENSION, {"mimeTypes": [APP_MIME_TYPE]})
 
 # The answer key each form's widget got with it, by form id (ids are unguessable, so one table serves every test).
 KEYS: dict[str, str] = {}

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from form_keys import MCP_APPS
 from mcp import Client
-from mcp.client import advertise
 from mcp_types import ElicitRequestParams, ElicitResult
 from servers import serve
 from tool_results import assert_conforms, error_of, narration_of, output_schema, structured
@@ -20,7 +20,6 @@ from widget_mcp.toolkit.client_surface import CHATGPT_SIGNALS, app_only
 from widget_mcp.wiring import build_app, build_core
 
 ERAS = ["2026-07-28", "legacy"]
-APPS = advertise("io.modelcontextprotocol/ui", {"mimeTypes": ["text/html;profile=mcp-app"]})
 QUESTION = {
     "type": "object",
     "properties": {
@@ -49,7 +48,7 @@ def _client(base_url: str, era: str, *, apps: bool = False, elicits: bool = Fals
     return Client(
         f"{base_url}/mcp",
         mode=era,  # type: ignore[arg-type]
-        extensions=[APPS] if apps else [],
+        extensions=[MCP_APPS] if apps else [],
         elicitation_callback=_elicit if elicits else None,
     )
 

@@ -8,9 +8,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
-from form_keys import keep_key, keyed
+from form_keys import MCP_APPS, keep_key, keyed
 from mcp import Client
-from mcp.client import advertise
 from servers import serve
 from tool_results import text_of
 from widget_mcp.apps.registry import APPS, AppContext, load_books
@@ -21,7 +20,6 @@ from widget_mcp.wiring import build_app, build_core
 
 SETTINGS = Settings(allowed_hosts=("127.0.0.1:*",), rate_limit_calls=0)
 # The reviewer's host shows widgets: a case's widget calls (those in KEYED) are made as the widget makes them.
-MCP_APPS = advertise("io.modelcontextprotocol/ui", {"mimeTypes": ["text/html;profile=mcp-app"]})
 
 BOOKS = dict(zip(APPS, load_books(AppContext(SETTINGS, InMemoryDocumentStore()), APPS), strict=True))
 CASES = [(app, index, case) for app, book in BOOKS.items() for index, case in enumerate(book.review_cases)]

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from form_keys import MCP_APPS
 from mcp import Client
-from mcp.client import advertise
 from mcp_types import Implementation
 from servers import serve
 from tool_results import error_of, structured
@@ -20,7 +20,6 @@ from widget_mcp.toolkit.client_surface import WIDGET_HOST_NAMES, app_only
 from widget_mcp.wiring import build_app, build_core
 
 ERAS = ["2026-07-28", "legacy"]
-APPS = advertise("io.modelcontextprotocol/ui", {"mimeTypes": ["text/html;profile=mcp-app"]})
 
 
 def _url(settings: Settings) -> Iterator[str]:
@@ -40,7 +39,7 @@ def sessionless_url(settings: Settings) -> Iterator[str]:
 
 def _client(url: str, era: str, *, apps: bool = False, name: str | None = None) -> Client:
     info = Implementation(name=name, version="1.0") if name is not None else None
-    return Client(url, mode=era, extensions=[APPS] if apps else [], client_info=info)  # type: ignore[arg-type]
+    return Client(url, mode=era, extensions=[MCP_APPS] if apps else [], client_info=info)  # type: ignore[arg-type]
 
 
 async def _names(url: str, era: str, *, apps: bool, name: str | None = None) -> list[str]:
@@ -49,7 +48,7 @@ async def _names(url: str, era: str, *, apps: bool, name: str | None = None) -> 
 
 
 async def _app_only_names(url: str) -> set[str]:
-    async with Client(url, mode="2026-07-28", extensions=[APPS]) as mcp:
+    async with Client(url, mode="2026-07-28", extensions=[MCP_APPS]) as mcp:
         return {t.name for t in (await mcp.list_tools()).tools if app_only(t.model_dump(by_alias=True))}
 
 
