@@ -12,6 +12,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute
 
+from widget_mcp.apps.my_data.names import ERASE_TOOL, EXPORT_TOOL
 from widget_mcp.auth.gate import Refused, SignInGate
 from widget_mcp.transport.cross_origin import browser_route
 from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from widget_mcp.toolkit.runtime import ToolRuntime
 
 ACCOUNT_DATA_PATH = "/account/data"
-TOOLS = {"GET": "export_my_data", "DELETE": "erase_my_data"}
+TOOLS = {"GET": EXPORT_TOOL, "DELETE": ERASE_TOOL}
 # A tool's error code → the HTTP status that says the same.
 STATUS = {"identity_required": 401, "rate_limited": 429, "service_unavailable": 503}
 NO_STORE = {"cache-control": "no-store"}

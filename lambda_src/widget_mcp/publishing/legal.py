@@ -10,13 +10,12 @@ import html
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from widget_mcp.apps.my_data.names import ERASE_TOOL, EXPORT_TOOL
 from widget_mcp.toolkit.inventory import days
 from widget_mcp.toolkit.tools import ToolBook
 
 PAGES = ("privacy", "terms", "support")
 LEGAL_PREFIX = "legal"
-# The tools that let a user act on their own data (ARCHITECTURE, "Publishing"), named on the page where served.
-ERASE_TOOL, EXPORT_TOOL = "erase_my_data", "export_my_data"
 # DynamoDB keeps continuous backups for a fixed window (the table's point-in-time recovery, on in the stack).
 BACKUP_DAYS = 35
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from widget_mcp.apps.my_data.names import ERASE_TOOL, EXPORT_TOOL
 from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ def build_book(context: AppContext) -> ToolBook:
         return MyData(context.store, cache(lambda: declared_kinds(context)))
 
     @book.tool(
-        name="export_my_data",
+        name=EXPORT_TOOL,
         sign_in=(),
         title="Export my data",
         description=(
@@ -113,7 +114,7 @@ def build_book(context: AppContext) -> ToolBook:
         return ToolResult(structured=ExportOut(items=items, complete=complete), narration=f"{len(items)} items.{more}")
 
     @book.tool(
-        name="erase_my_data",
+        name=ERASE_TOOL,
         sign_in=(),
         title="Erase my data",
         description=(
