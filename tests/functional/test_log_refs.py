@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,6 +13,7 @@ import pytest
 from dynamodb_probe import client_for, moto_dynamodb
 from mcp import Client
 from servers import serve
+from telemetry_capture import written_lines
 from widget_mcp.log_refs import REF_CHARS
 from widget_mcp.settings import Settings
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
@@ -25,15 +25,6 @@ from infra.log_ref import reference as cli_reference
 TABLE = "log-refs-state"
 SECRET = "k" * 40
 ME = {"openai/subject": "log-ref-user"}
-
-
-class _Lines(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__()
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(self.format(record))
 
 
 @pytest.fixture(scope="module")
@@ -54,17 +45,8 @@ def served() -> Iterator[tuple[str, Any]]:
 def _logged(core: Any, capsys: pytest.CaptureFixture[str], calls: Any) -> tuple[Any, list[dict[str, Any]]]:
     """What `calls` returns, and every tool call's line the function wrote meanwhile: its EMF documents (printed)
     and its WARNING lines (the logger's)."""
-    logger = core.observability.logger
-    capture = _Lines()
-    capture.setFormatter(logger.registered_formatter)
-    logger.addHandler(capture)
-    capsys.readouterr()
-    try:
+    with written_lines(core.observability.logger, capsys) as lines:
         returned = asyncio.run(calls)
-    finally:
-        logger.removeHandler(capture)
-    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith('{"_aws"')]
-    lines = [json.loads(line) for line in printed + capture.lines]
     return returned, [line for line in lines if line.get("message") in ("tool call finished", "tool call failed")]
 
 

@@ -5,12 +5,12 @@ is one those lines (or the API's access log format) carry."""
 from __future__ import annotations
 
 import json
-import logging
 import re
 from typing import Any
 
 import pytest
 from synth_support import Synthesized
+from telemetry_capture import written_lines
 from widget_mcp.log_refs import reference
 from widget_mcp.observability import Observability, ToolTelemetry
 from widget_mcp.settings import Settings
@@ -29,15 +29,6 @@ GAME = "a-game-id"
 QUERY_WORDS = {"fields", "filter", "sort", "desc", "asc", "limit", "stats", "count", "as", "by", "ispresent", "calls"}
 
 
-class _Lines(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__()
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(self.format(record))
-
-
 def _lines_of_calls(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, outcomes: list[str | None]
 ) -> list[dict[str, Any]]:
@@ -46,16 +37,10 @@ def _lines_of_calls(
     prints these too, so they are read once, from the handler)."""
     monkeypatch.delenv("POWERTOOLS_METRICS_DISABLED", raising=False)
     obs = Observability(Settings(POWERTOOLS_SERVICE_NAME=names.SERVICE, POWERTOOLS_METRICS_NAMESPACE=names.NAMESPACE))
-    # Loggers of one service share their formatter in a process: its keys (a handler's function_name, say) come back.
-    kept = dict(obs.logger.registered_formatter.get_current_keys())
-    obs.logger.set_correlation_id("req-1")
-    capture = _Lines()
-    capture.setFormatter(obs.logger.registered_formatter)
-    obs.logger.addHandler(capture)
-    capsys.readouterr()
     telemetry = ToolTelemetry(obs, refs=lambda session: reference(KEY, session))
     principal = resolve_principal({"openai/subject": "u"}, None, trust_hints=True)
-    try:
+    with written_lines(obs.logger, capsys) as lines:
+        obs.logger.set_correlation_id("req-1")
         for code in outcomes:
             call = ToolCall(tool="chess_move", principal=principal, request_meta={}, session_id=GAME)
             telemetry.started("chess_move", call)
@@ -65,12 +50,7 @@ def _lines_of_calls(
                 except RuntimeError:
                     obs.logger.exception("tool chess_move failed unexpectedly", extra={"tool": "chess_move"})
             telemetry.finished("chess_move", code, 0.25)
-    finally:
-        obs.logger.removeHandler(capture)
-        obs.logger.registered_formatter.clear_state()
-        obs.logger.registered_formatter.append_keys(**kept)
-    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith('{"_aws"')]
-    return [json.loads(line) for line in printed + capture.lines]
+    return lines
 
 
 def _matches(pattern: str, line: dict[str, Any]) -> bool:

@@ -1,12 +1,11 @@
 import contextvars
-import json
-import logging
 import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from aws_lambda_powertools import Tracer
+from telemetry_capture import written_lines
 from widget_mcp.observability import Observability, ToolTelemetry
 from widget_mcp.settings import Settings
 from widget_mcp.toolkit.call import ToolCall
@@ -22,15 +21,6 @@ def test_tracing_on_builds_a_powertools_tracer(monkeypatch: pytest.MonkeyPatch) 
     assert isinstance(Observability(Settings(tracing=True)).tracer, Tracer)
 
 
-class _Lines(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__()
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(self.format(record))  # formatted now, while the call's keys are set
-
-
 def _telemetry_lines(
     capsys: pytest.CaptureFixture[str], run: Callable[[ToolTelemetry], None], service: str = "svc"
 ) -> list[dict[str, Any]]:
@@ -38,21 +28,10 @@ def _telemetry_lines(
 
     Powertools keeps one logger per service name for the process: the keys a run adds are cleared after it."""
     obs = Observability(Settings(POWERTOOLS_SERVICE_NAME=service, POWERTOOLS_METRICS_NAMESPACE="Ns"))
-    # Loggers of one service share their formatter in a process: its keys (a handler's function_name, say) come back.
-    kept = dict(obs.logger.registered_formatter.get_current_keys())
-    obs.logger.set_correlation_id("req-1")
-    capture = _Lines()
-    capture.setFormatter(obs.logger.registered_formatter)
-    obs.logger.addHandler(capture)
-    capsys.readouterr()
-    try:
+    with written_lines(obs.logger, capsys) as lines:
+        obs.logger.set_correlation_id("req-1")
         run(ToolTelemetry(obs))
-    finally:
-        obs.logger.removeHandler(capture)
-        obs.logger.registered_formatter.clear_state()
-        obs.logger.registered_formatter.append_keys(**kept)
-    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith('{"_aws"')]
-    return [json.loads(line) for line in printed + capture.lines]
+    return lines
 
 
 def _call(source_hint: dict[str, Any]) -> ToolCall:
