@@ -74,7 +74,11 @@ def test_the_generated_code_passes_ruff_and_strict_mypy(copy: Path) -> None:
 def test_the_tests_that_derive_from_the_registry_count_the_new_tools_and_pass(
     copy: Path, display: str, widgeted: str, stateful: str
 ) -> None:
-    tests = ["tests/functional/test_request_limits.py", "tests/functional/test_in_memory_client.py"]
+    tests = [
+        "tests/functional/test_request_limits.py",
+        "tests/functional/test_in_memory_client.py",
+        "tests/functional/test_check_app_profiles.py",  # the new tools pass every directory's profile
+    ]
     ran = run(copy, sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", *tests)
     assert ran.returncode == 0, ran.stdout[-3000:]
     assert f"[{display}_note.text] PASSED" in ran.stdout

@@ -91,6 +91,8 @@ def declare(context: AppContext) -> ToolBook:
     # Every tool writes, so the warm-up keeps state: it runs on an in-memory store, never the table.
     book = ToolBook(warm_up=("${name}_add_note", {"text": "warm-up"}), warm_up_keeps_state=True)
     built: list[Handlers] = []
+    # A tool that writes is destructive=True: Claude's directory asks it of every tool that changes data (make
+    # check-app HOST=claude), and its hosts then confirm each call with the user.
 
     def handlers() -> Handlers:
         if not built:
@@ -105,7 +107,7 @@ def declare(context: AppContext) -> ToolBook:
         description="Keeps a short note for the user and shows it. Use it when the user asks to note something.",
         output=NoteOutput,
         read_only=False,
-        destructive=False,
+        destructive=True,
         open_world=False,
         invoking="Adding the note…",
         invoked="Note added",
@@ -120,7 +122,7 @@ def declare(context: AppContext) -> ToolBook:
         description="Replaces a note's text, unless it changed since the version given (then says so).",
         output=NoteOutput,
         read_only=False,
-        destructive=False,
+        destructive=True,
         open_world=False,
         invoking="Editing the note…",
         invoked="Note edited",
@@ -136,7 +138,7 @@ def declare(context: AppContext) -> ToolBook:
         description="Adds one like to a note.",
         output=NoteOutput,
         read_only=False,
-        destructive=False,
+        destructive=True,
         open_world=False,
         invoking="Liking…",
         invoked="Liked",
