@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from widget_mcp.apps.chess import views
 from widget_mcp.apps.chess.domain import ChessError, InvalidRecord
 from widget_mcp.apps.chess.errors import GameNotFound, MoveConflict
+from widget_mcp.apps.chess.inputs import GameIdInput, MoveInput, NewGameInput, NoInput
 from widget_mcp.apps.chess.repository import GameRepository, RetentionPolicy
 from widget_mcp.apps.chess.results import GameList
 from widget_mcp.apps.chess.service import ChessService, EngineBudget, GameView, MoveRequest
@@ -22,7 +23,6 @@ from widget_mcp.toolkit.ownership import StateOwner
 from widget_mcp.toolkit.results import WIDGET_SESSION_KEY
 
 if TYPE_CHECKING:
-    from widget_mcp.apps.chess.tools import GameIdInput, MoveInput, NewGameInput, NoInput
     from widget_mcp.apps.registry import AppContext
 
 LIST_LIMIT = 50
