@@ -39,7 +39,7 @@ from widget_mcp.key_ring import REFRESH_SECONDS, KeyRing
 from widget_mcp.secrets import read_secret
 from widget_mcp.settings import Settings
 from widget_mcp.toolkit.bundles import BundleManifest
-from widget_mcp.toolkit.call import CallerClient
+from widget_mcp.toolkit.call import CallerClient, TaskLauncher
 from widget_mcp.toolkit.client_surface import offered_tools
 from widget_mcp.toolkit.errors import CatalogError
 from widget_mcp.toolkit.inputs import ProtocolRefusal
@@ -47,7 +47,6 @@ from widget_mcp.toolkit.limits import CallLimiter
 from widget_mcp.toolkit.request_state import RequestStates
 from widget_mcp.toolkit.resources import UriTooLong, check_uri_length
 from widget_mcp.toolkit.runtime import CallObserver, TemplateSettings, ToolRuntime
-from widget_mcp.toolkit.tasks import TaskLauncher
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook
 from widget_mcp.toolkit.widgets import APP_MIME_TYPE
 from widget_mcp.transport.endpoint import Caller, RequestInfo

@@ -25,10 +25,10 @@ from widget_mcp.toolkit.inputs import (
 from widget_mcp.toolkit.ownership import AnonymousState, StateOwner, caller_key, state_owner
 from widget_mcp.toolkit.principal import Principal
 from widget_mcp.toolkit.results import DisplayWidget
+from widget_mcp.toolkit.tasks import Backgrounded, TaskRef
 
 if TYPE_CHECKING:
     from widget_mcp.toolkit.limits import CallLimiter
-    from widget_mcp.toolkit.tasks import TaskLauncher, TaskRef
 
 LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 LOG_LEVELS: tuple[LogLevel, ...] = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
@@ -161,6 +161,15 @@ class Asking:
         return answers
 
 
+class TaskLauncher(Protocol):
+    """What the runtime hands a call that went to the background: stores the task, starts its work, and returns
+    the `CreateTaskResult` (task_service.py)."""
+
+    async def launch(self, call: ToolCall, arguments: Mapping[str, Any]) -> dict[str, Any]: ...
+
+    def is_cancelled(self, task: TaskRef) -> bool: ...
+
+
 @dataclass
 class ToolCall(Asking):
     tool: str
@@ -226,8 +235,6 @@ class ToolCall(Asking):
         again from the top, where `background()` returns at once. Otherwise it returns at once and the call runs to
         its end in the request. Do what has effects after it (the handler runs again), as after `ask`."""
         if self.task is None and self.tasks is not None:
-            from widget_mcp.toolkit.tasks import Backgrounded
-
             raise Backgrounded()
 
     def resource_updated(self, uri: str) -> None:

@@ -13,7 +13,15 @@ from pydantic import ValidationError
 
 from widget_mcp.storage.documents import StoreUnavailable
 from widget_mcp.toolkit.bundles import BundleManifest
-from widget_mcp.toolkit.call import CallerClient, Notify, PromptCall, ResourceChanges, SourceLookup, ToolCall
+from widget_mcp.toolkit.call import (
+    CallerClient,
+    Notify,
+    PromptCall,
+    ResourceChanges,
+    SourceLookup,
+    TaskLauncher,
+    ToolCall,
+)
 from widget_mcp.toolkit.catalog import Catalog
 from widget_mcp.toolkit.client_surface import AppOnly, shows_widgets
 from widget_mcp.toolkit.errors import DeclarationError, ToolError
@@ -25,7 +33,7 @@ from widget_mcp.toolkit.ownership import AnonymousState
 from widget_mcp.toolkit.principal import Principal, resolve_principal
 from widget_mcp.toolkit.request_state import RequestStates
 from widget_mcp.toolkit.results import ToolResult
-from widget_mcp.toolkit.tasks import INTERNAL_ERROR, TASKS_EXTENSION, Backgrounded, TaskLauncher, TasksRequired
+from widget_mcp.toolkit.tasks import INTERNAL_ERROR, TASKS_EXTENSION, Backgrounded, TasksRequired
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook, ToolSpec
 from widget_mcp.toolkit.widgets import WidgetTemplate, render_template
 

@@ -14,14 +14,10 @@ the function itself on AWS Lambda; a thread of the local server in `make dev` an
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Literal
 
 from widget_mcp.toolkit.inputs import INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY, ProtocolRefusal
-
-if TYPE_CHECKING:
-    from widget_mcp.toolkit.call import ToolCall
 
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 TaskStatus = Literal["working", "input_required", "completed", "failed", "cancelled"]
@@ -70,15 +66,6 @@ class TaskNotFound(ProtocolRefusal):
             {"taskId": task_id if isinstance(task_id, str) else None},
         )
         self.task_id = task_id
-
-
-class TaskLauncher(Protocol):
-    """What the runtime hands a call that went to the background: stores the task, starts its work, and returns
-    the `CreateTaskResult` (task_service.py)."""
-
-    async def launch(self, call: ToolCall, arguments: Mapping[str, Any]) -> dict[str, Any]: ...
-
-    def is_cancelled(self, task: TaskRef) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
