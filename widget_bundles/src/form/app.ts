@@ -9,16 +9,11 @@ import type { ErrorSchema, RJSFValidationError, UiSchema } from "@rjsf/utils";
 import type { Host, ToolResult } from "../shared/bridge";
 import { isRecord } from "../shared/dom";
 import { drawingSteps, parseError, parseForm, summarise, toErrorSchema } from "./payload";
-import type { DguiError, FormPayload, Json } from "./payload";
+import type { Answered, DguiError, FormPayload, Json } from "./payload";
 import { CfValidator } from "./validator";
 import { formContext, notShownContext } from "./model-context";
 
 export type Phase = "ready" | "sending" | "sent" | "error";
-
-export interface Answered {
-  title: string;
-  summary: string;
-}
 
 export interface Saved {
   formId: string;

@@ -2,7 +2,7 @@
 // or when the widget could not draw a step (complexity.ts), so that the model asks its questions itself.
 
 import type { ModelContext } from "../shared/model-context";
-import type { Answered } from "./app";
+import type { Answered } from "./payload";
 
 export interface FormProgress {
   formId: string;

@@ -10,6 +10,12 @@ import { localSchema } from "./local-schema";
 
 export type Json = Record<string, unknown>;
 
+// A step the user has sent: its title and a short summary of the answers, shown above the next step.
+export interface Answered {
+  title: string;
+  summary: string;
+}
+
 export interface FormPayload {
   formId: string;
   title: string;
