@@ -49,7 +49,8 @@ from widget_mcp.toolkit.resources import UriTooLong, check_uri_length
 from widget_mcp.toolkit.runtime import CallObserver, TemplateSettings, ToolRuntime
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook
 from widget_mcp.toolkit.widgets import APP_MIME_TYPE
-from widget_mcp.transport.endpoint import Caller, RequestInfo
+from widget_mcp.transport.caller import Caller
+from widget_mcp.transport.endpoint import RequestInfo
 from widget_mcp.transport.resumption import SuspendCall
 from widget_mcp.transport.subscriptions import SubscriptionRefused, Subscriptions
 from widget_mcp.wire_extras import WireExtras

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import chain
 from typing import Any, TypeGuard
 
@@ -64,6 +64,7 @@ from widget_mcp.transport.call_events import (
     accepts_event_stream,
     sse_frame,
 )
+from widget_mcp.transport.caller import Caller
 from widget_mcp.transport.client_address import DeferredAddress
 from widget_mcp.transport.dispatch_context import SingleExchangeContext, envelope_connection
 from widget_mcp.transport.guards import (
@@ -142,22 +143,6 @@ class RequestInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class Caller:
-    """Who sends a request, as far as it is verified: the signed-in subject, or the user a host token names."""
-
-    subject: str | None = None
-    host_subject: str | None = None
-
-    @property
-    def owner(self) -> str | None:
-        """Whose a kept call is (resumption.py): only this caller may answer it, resume it or read its response;
-        None for a caller no one vouched for (then the session and the stream's ids are the capability)."""
-        if self.subject is not None:
-            return f"user/{self.subject}"
-        return f"host/{self.host_subject}" if self.host_subject is not None else None
-
-
-@dataclass(frozen=True, slots=True)
 class _Exchange:
     """One JSON-RPC request that passed the transport's checks, with the protocol era it is served in."""
 
@@ -175,7 +160,7 @@ class _Exchange:
     # A 2025-11-25 call whose stream can carry input requests (RESUMABLE_STREAMS), and the kept call it resumes.
     session: Session | None = None
     resuming: Resuming | None = None
-    caller: Caller = Caller()
+    caller: Caller = field(default_factory=Caller)
 
 
 # What one message of a POST gets: its reply (at once or later), or None when it is answered by nothing (a

@@ -26,7 +26,7 @@ from widget_mcp.transport.resumption import RESUMING_VERSION, EventId, ListenEve
 from widget_mcp.transport.subscriptions import Subscriptions
 
 if TYPE_CHECKING:
-    from widget_mcp.transport.endpoint import Caller
+    from widget_mcp.transport.caller import Caller
 
 logger = logging.getLogger(__name__)
 
