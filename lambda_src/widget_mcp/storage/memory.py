@@ -18,6 +18,9 @@ from widget_mcp.storage.ledger import Ledger
 
 
 class InMemoryDocumentStore:
+    """The state store in this process's memory, behind the same port as DynamoDB's and held to the same contract
+    (tests/functional/test_document_store_contract.py): for tests, and for an app's warm-up."""
+
     def __init__(self, *, max_item_bytes: int = DYNAMODB_ITEM_LIMIT, clock: Callable[[], float] = time.time) -> None:
         self._items: dict[tuple[str, str, str], Document] = {}
         self._ledgers: dict[tuple[str, str], Ledger] = {}

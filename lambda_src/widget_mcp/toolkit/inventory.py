@@ -26,4 +26,5 @@ class StoredData:
 
 
 def days(count: int) -> str:
+    """A number of days as the legal pages write it: "1 day", "30 days"."""
     return f"{count} day{'s' if count != 1 else ''}"

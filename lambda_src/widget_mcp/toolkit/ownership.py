@@ -30,6 +30,7 @@ _CAPABILITY_PARTITION = "capability:"
 
 
 def capability_id() -> str:
+    """A new unguessable id (144 random bits) for state made without identity: holding it is the only way in."""
     return secrets.token_urlsafe(CAPABILITY_BYTES)
 
 

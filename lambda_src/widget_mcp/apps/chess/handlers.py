@@ -9,6 +9,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from widget_mcp import (
+    WIDGET_SESSION_KEY,
+    ItemOverBudget,
+    QuotaExceeded,
+    QuotaFull,
+    StateOwner,
+    TooLarge,
+    ToolCall,
+    ToolError,
+    ToolResult,
+)
 from widget_mcp.apps.chess import views
 from widget_mcp.apps.chess.domain import ChessError, InvalidRecord
 from widget_mcp.apps.chess.errors import GameNotFound, MoveConflict
@@ -16,14 +27,9 @@ from widget_mcp.apps.chess.inputs import GameIdInput, MoveInput, NewGameInput, N
 from widget_mcp.apps.chess.repository import GameRepository, RetentionPolicy
 from widget_mcp.apps.chess.results import GameList
 from widget_mcp.apps.chess.service import ChessService, EngineBudget, GameView, MoveRequest
-from widget_mcp.storage.documents import ItemOverBudget, QuotaFull
-from widget_mcp.toolkit import ToolCall, ToolError, ToolResult
-from widget_mcp.toolkit.errors import QuotaExceeded, TooLarge
-from widget_mcp.toolkit.ownership import StateOwner
-from widget_mcp.toolkit.results import WIDGET_SESSION_KEY
 
 if TYPE_CHECKING:
-    from widget_mcp.apps.registry import AppContext
+    from widget_mcp import AppContext
 
 LIST_LIMIT = 50
 # Said instead of "no games" to a caller without identity, whose games exist but are reachable by id only.

@@ -11,9 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from widget_mcp import Document, DocumentStore, StateOwner, capability_id, time_ordered_id
 from widget_mcp.apps.chess.domain import Game, decode, encode
-from widget_mcp.storage.documents import Document, DocumentStore, time_ordered_id
-from widget_mcp.toolkit.ownership import StateOwner, capability_id
 
 KIND = "game"
 DAY = 86_400

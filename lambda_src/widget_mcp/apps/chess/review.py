@@ -3,8 +3,7 @@ positive case's calls made by `make test` (tests/functional/test_review_cases.py
 
 from __future__ import annotations
 
-from widget_mcp.toolkit import ToolBook
-from widget_mcp.toolkit.listing import Listing, NegativeCase, ReviewCall, ReviewCase
+from widget_mcp import Listing, NegativeCase, ReviewCall, ReviewCase, ToolBook
 
 NEW_GAME = ReviewCall("chess_new_game", {"opponent": "engine"}, expect={"status": "active", "ply": 0})
 GAME = "{{gameId}}"

@@ -10,11 +10,10 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import Any
 
+from widget_mcp import StateOwner, VersionConflict
 from widget_mcp.apps.chess.domain import ChessError, Color, EngineResult, Game, Opponent, play_engine_reply
 from widget_mcp.apps.chess.errors import GameNotFound, MoveConflict
 from widget_mcp.apps.chess.repository import GameRepository, GameSummary, StoredGame
-from widget_mcp.storage.documents import VersionConflict
-from widget_mcp.toolkit.ownership import StateOwner
 
 ENGINE_NAME = "widget-mcp alpha-beta"
 

@@ -6,16 +6,14 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
+from widget_mcp import DISPLAY_HOST, StoredData, ToolBook, ToolCall, ToolResult, WidgetSpec, days
 from widget_mcp.apps.chess.inputs import GameIdInput, MoveInput, NewGameInput, NoInput
 from widget_mcp.apps.chess.results import GameList, GameState
 from widget_mcp.apps.chess.review import declare_review
-from widget_mcp.toolkit import DISPLAY_HOST, ToolBook, ToolCall, ToolResult
-from widget_mcp.toolkit.inventory import StoredData, days
-from widget_mcp.toolkit.widgets import WidgetSpec
 
 if TYPE_CHECKING:
+    from widget_mcp import AppContext
     from widget_mcp.apps.chess.handlers import ChessHandlers
-    from widget_mcp.apps.registry import AppContext
 
 CHESS_BOARD = WidgetSpec(
     name="chess-board",

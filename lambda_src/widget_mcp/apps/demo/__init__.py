@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING
 from widget_mcp.apps.demo.tools import book
 
 if TYPE_CHECKING:
-    from widget_mcp.apps.registry import AppContext
-    from widget_mcp.toolkit import ToolBook
+    from widget_mcp import AppContext, ToolBook
 
 __all__ = ["book", "tool_book"]
 

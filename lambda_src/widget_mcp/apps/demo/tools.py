@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from widget_mcp.toolkit import DISPLAY_HOST, ToolBook, ToolCall, ToolError, ToolResult
+from widget_mcp import DISPLAY_HOST, ToolBook, ToolCall, ToolError, ToolResult
 
 book = ToolBook(warm_up=("display_demo", {"message": "snapshot"}))
 

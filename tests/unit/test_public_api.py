@@ -1,0 +1,49 @@
+"""What an app may import is `widget_mcp.__all__`; tests/public_api.txt records it, so a name cannot leave without a
+deprecation nor arrive without being recorded (and documented)."""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from pathlib import Path
+
+import pytest
+import widget_mcp
+
+RECORD = Path(__file__).parents[1] / "public_api.txt"
+
+
+def _recorded() -> list[str]:
+    return [line for line in RECORD.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def test_every_recorded_public_name_is_still_exported_or_deprecated_with_advice() -> None:
+    gone = [name for name in _recorded() if name not in widget_mcp.__all__ and name not in widget_mcp._DEPRECATED]
+    assert not gone, f"{gone} left widget_mcp without a deprecation: map each in widget_mcp._DEPRECATED first"
+
+
+def test_every_exported_name_is_recorded_and_importable() -> None:
+    unrecorded = sorted(set(widget_mcp.__all__) - set(_recorded()))
+    assert not unrecorded, f"{unrecorded} are new public names: add them to tests/public_api.txt (and the docs)"
+    missing = [name for name in widget_mcp.__all__ if not hasattr(widget_mcp, name)]
+    assert not missing
+
+
+def test_every_public_class_and_function_says_what_it_is_for() -> None:
+    undocumented = [
+        name
+        for name in widget_mcp.__all__
+        if (inspect.isclass(value := getattr(widget_mcp, name)) or inspect.isfunction(value))
+        and not inspect.getdoc(value)
+    ]
+    assert not undocumented, f"{undocumented} have no docstring"
+
+
+def test_a_deprecated_name_still_answers_and_warns(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(widget_mcp._DEPRECATED, "OldBook", (widget_mcp.ToolBook, "use ToolBook"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert widget_mcp.OldBook is widget_mcp.ToolBook
+    assert [str(w.message) for w in caught] == ["widget_mcp.OldBook is deprecated: use ToolBook"]
+    with pytest.raises(AttributeError, match="no attribute 'NoSuchName'"):
+        _ = widget_mcp.NoSuchName
