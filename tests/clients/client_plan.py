@@ -13,6 +13,7 @@ from widget_mcp.apps.forms.chat_fallback import RECORD_TOOL
 from widget_mcp.apps.registry import AppContext, load_books
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
+from widget_mcp.toolkit.id_sources import IdSource, makers_of
 from widget_mcp.toolkit.tools import ToolSpec
 
 SPECS: dict[str, ToolSpec] = {
@@ -66,6 +67,30 @@ def id_fields(tool: str) -> dict[str, Producer]:
     """The arguments of `tool` that another tool's result supplies (its declared ids), with the tool that makes
     each."""
     return {argument: producer for argument in sorted(SPECS[tool].ids) if (producer := producer_of(argument, tool))}
+
+
+def ids_to_make(tool: str, given: set[str]) -> list[IdSource]:
+    """The ids to make before calling `tool` with the arguments `given`, makers first, each once: those of its
+    declared id arguments not given, and those their makers need in turn (a list's id, then its item's)."""
+    order = makers_of(SPECS, tool)
+    needed = {source for argument, source in SPECS[tool].ids.items() if argument not in given}
+    for source in reversed(order):
+        if source in needed:
+            needed |= set(SPECS[source.tool].ids.values())
+    return [source for source in order if source in needed]
+
+
+def needs_identity(tool: str) -> bool:
+    """Whether a derived call of `tool` runs as an identified user (ChatGPT's openai/subject): the tool, or a maker of
+    an id it needs, declares `needs_identity=True`. The whole chain then runs as that one user, whose state it is."""
+    return any(SPECS[name].needs_identity for name in (tool, *(source.tool for source in makers_of(SPECS, tool))))
+
+
+def identity_hint(tool: str, code: object) -> str:
+    """What to declare when `tool` answered identity_required to a call it was planned without identity for."""
+    if code != "identity_required" or needs_identity(tool):
+        return ""
+    return f" ({tool} needs an identified user: declare needs_identity=True on its book.tool, and the tests send one)"
 
 
 def form_tools() -> list[str]:

@@ -8,11 +8,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from client_driver import Driver
-from client_plan import SPECS, example_arguments, id_fields, output_schema, planning_hint, schema_errors
+from client_plan import (
+    SPECS,
+    example_arguments,
+    identity_hint,
+    ids_to_make,
+    needs_identity,
+    output_schema,
+    planning_hint,
+    schema_errors,
+)
 from client_specs import ClientSpec
 from form_keys import answer_key, keyed
 from served_tools import SERVED_TOOLS
 from widget_mcp.apps.forms.chat_fallback import RECORD_TOOL
+from widget_mcp.toolkit.id_sources import IdSource
 
 # A user's answer to a form the server asks for during a call (an ElicitResult: action, and content if accepted).
 Answer = dict[str, Any]
@@ -111,6 +121,9 @@ class ClientSession:
         # The host shows the server's forms itself (as widgets, or as its own forms): none is asked in chat.
         self.shows_forms = bool({"apps", "elicitation"} & set(declares))
         self.name = f"{spec.name} ({era}{''.join(f', {d}' for d in declares)})"
+        # Who the client's calls come from where a tool needs an identified user: ChatGPT's openai/subject, one user
+        # per client and era (each its own quotas and state).
+        self.identity = {"openai/subject": "-".join(("matrix", spec.key, era, *declares))}
         connected = driver.ask("connect", era=era, **({"declares": list(declares)} if declares else {}))
         assert connected["ok"], f"{self.name} could not connect: {connected['error']}"
         assert connected["version"] == spec.version, (
@@ -127,11 +140,17 @@ class ClientSession:
         contents: list[dict[str, Any]] = answer["contents"]
         return contents
 
-    def call(self, tool: str, arguments: dict[str, Any], answer: Answer | None = None) -> Outcome:
+    def call(
+        self, tool: str, arguments: dict[str, Any], answer: Answer | None = None, *, identified: bool | None = None
+    ) -> Outcome:
         """Call `tool`; `answer` is what the user answers if the server asks for a form during the call (a client
-        asked with no answer given answers the server with an error)."""
-        where = f"{self.name}: {tool}({json.dumps(arguments)[:300]})"
+        asked with no answer given answers the server with an error). `identified`: whether the call carries the
+        client's user identity (`_meta`), by default where the tool's plan needs one (client_plan.needs_identity)."""
+        as_user = needs_identity(tool) if identified is None else identified
+        where = f"{self.name}: {tool}({json.dumps(arguments)[:300]}){'' if as_user else ' without identity'}"
         given = {"answer": answer} if answer is not None else {}
+        if as_user:
+            given["meta"] = self.identity
         return Outcome(where, self.driver.ask("call_tool", name=tool, arguments=arguments, **given))
 
     def resumed_after_settling(self, within_seconds: float) -> list[int]:
@@ -162,22 +181,42 @@ class ClientSession:
         return [tool for tool in SERVED_TOOLS if not (hidden and SPECS[tool].visibility == "private")]
 
     def with_ids(self, tool: str, arguments: dict[str, Any], answer: Answer | None = None) -> dict[str, Any]:
-        """`arguments` with each id the tool needs and lacks made fresh by the tool that makes it; and, for a tool
-        that takes a form's answer key, the key that form came with, as the form's widget sends it."""
-        for argument, producer in id_fields(tool).items():
-            if argument not in arguments:
-                made = self.succeeds(producer.spec.name, example_arguments(producer.spec.name), answer)
-                assert producer.field in made.structured, (
-                    f"{made.where}: no {producer.field!r} in its result, which {tool} declares its {argument} from"
-                )
-                answer_key(made.result)
-                arguments = {**arguments, argument: made.structured[producer.field]}
+        """`arguments` with each id the tool needs and lacks made fresh by the tool that makes it, makers first
+        through a declared chain (a list, then its item in that list), each id once and as the user `tool` is
+        called as; and, for a tool that takes a form's answer key, the key that form came with, as the form's widget
+        sends it."""
+        identified = needs_identity(tool)
+        made: dict[IdSource, Any] = {}
+        for source in ids_to_make(tool, set(arguments)):
+            maker = SPECS[source.tool]
+            given = {argument: made[s] for argument, s in maker.ids.items() if s in made}
+            outcome = self.succeeds(
+                source.tool,
+                self._keyed(source.tool, {**example_arguments(source.tool), **given}),
+                answer,
+                identified=identified,
+            )
+            assert source.field in outcome.structured, (
+                f"{outcome.where}: no {source.field!r} in its result, which {tool} declares an id from"
+            )
+            answer_key(outcome.result)
+            made[source] = outcome.structured[source.field]
+        filled = {argument: made[s] for argument, s in SPECS[tool].ids.items() if argument not in arguments}
+        return self._keyed(tool, {**arguments, **filled})
+
+    @staticmethod
+    def _keyed(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
         return keyed(arguments) if "answerKey" in SPECS[tool].input_schema.get("properties", {}) else arguments
 
-    def succeeds(self, tool: str, arguments: dict[str, Any], answer: Answer | None = None) -> Outcome:
+    def succeeds(
+        self, tool: str, arguments: dict[str, Any], answer: Answer | None = None, *, identified: bool | None = None
+    ) -> Outcome:
         """Call `tool` and check the result is a success whose structuredContent fits the tool's outputSchema."""
-        outcome = self.call(tool, arguments, answer)
-        assert not outcome.is_error, f"{outcome.where} failed: {outcome.text}{planning_hint(tool)}"
+        outcome = self.call(tool, arguments, answer, identified=identified)
+        assert not outcome.is_error, (
+            f"{outcome.where} failed: {outcome.text}{planning_hint(tool)}"
+            f"{identity_hint(tool, outcome.meta.get('error', {}).get('code'))}"
+        )
         problems = schema_errors(output_schema(tool), outcome.structured)
         assert problems == [], f"{outcome.where}: structuredContent does not fit the outputSchema: {problems}"
         assert outcome.narration.strip(), f"{outcome.where}: a success with no text for the model"
@@ -185,11 +224,17 @@ class ClientSession:
         return outcome
 
     def fails(
-        self, tool: str, arguments: dict[str, Any], code: str | None = None, answer: Answer | None = None
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        code: str | None = None,
+        answer: Answer | None = None,
+        *,
+        identified: bool | None = None,
     ) -> Outcome:
         """Call `tool` and check the client got an error result (not a throw) whose text is the sentence in
         `_meta.error`, with `code` when given, and structuredContent only where it fits the outputSchema."""
-        outcome = self.call(tool, arguments, answer)
+        outcome = self.call(tool, arguments, answer, identified=identified)
         thrown = outcome.thrown
         assert thrown is None, (
             f"{outcome.where} threw {thrown['type']} instead of returning the error result: {thrown['message']}"

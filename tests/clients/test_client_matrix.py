@@ -18,6 +18,9 @@ from widget_mcp.apps.registry import APPS
 MCP_APP_MIME = "text/html;profile=mcp-app"
 INVALID_CALLS = [tool for tool in SERVED_TOOLS if invalid_arguments(tool) is not None]
 ID_CALLS = [(tool, field) for tool in SERVED_TOOLS for field in id_fields(tool)]
+# The tools that need an identified user, as declared (`needs_identity=True`): the other tests call them as ChatGPT
+# does, with an openai/subject; hosts that send none (Claude, VS Code) get identity_required.
+IDENTITY_CALLS = [tool for tool in SERVED_TOOLS if SPECS[tool].needs_identity]
 
 
 def _template_of(tool: dict[str, Any]) -> str | None:
@@ -75,6 +78,16 @@ def test_each_client_gets_an_unknown_id_as_a_not_found_error_result_naming_the_i
     outcome = client.fails(tool, client.with_ids(tool, {**example_arguments(tool), field: unknown}))
     assert str(outcome.error.get("code")).endswith("_not_found"), outcome.error
     assert unknown in outcome.text, outcome.text
+
+
+def test_each_client_without_identity_gets_identity_required_from_each_tool_that_needs_one(
+    client: ClientSession,
+) -> None:
+    for tool in IDENTITY_CALLS:  # none among today's apps may need one: then there is nothing to refuse
+        arguments = {**example_arguments(tool), **{field: unknown_id(tool, field) for field in id_fields(tool)}}
+        code = "app_only" if client.refuses(tool) else "identity_required"  # refused before anything is read
+        outcome = client.fails(tool, arguments, code, identified=False)
+        assert code == "app_only" or tool in outcome.text, outcome.text
 
 
 def test_each_scenario_is_named_for_a_served_app() -> None:

@@ -1,7 +1,7 @@
 """README.md's "Shared state" guide: its team-space package (written from the guide's code blocks, beside the
 "Keep state" poll app it reuses), listed in the registry and served through the official MCP client on the
 in-memory store and on DynamoDB (moto, real boto3). Members share a space's polls; a stranger, a caller without
-identity and a removed member are refused; nothing of one space is reachable from another."""
+identity (identity_required) and a removed member are refused; nothing of one space is reachable from another."""
 
 from __future__ import annotations
 
@@ -77,12 +77,13 @@ async def test_a_stranger_and_a_caller_without_identity_are_refused_and_change_n
     space, poll = await team(core)
     vote = {"space_id": space, "poll_id": poll, "option": 0}
 
-    refused = [await code_of(core, "team_vote", vote, meta) for meta in (CAROL, {})]
+    refused = [await code_of(core, "team_vote", vote, CAROL)]
     refused.append(await code_of(core, "add_member", {"space_id": space, "member": "openai:v1/carol"}, CAROL))
-    no_id = await code_of(core, "my_member_id", {}, {})
+    # the tools declare needs_identity: a caller without identity learns nothing of the space, before any read
+    no_id = [await code_of(core, tool, args, {}) for tool, args in (("team_vote", vote), ("my_member_id", {}))]
 
-    assert refused == ["space_not_found"] * 3
-    assert no_id == "identity_required"
+    assert refused == ["space_not_found"] * 2
+    assert no_id == ["identity_required"] * 2
     assert (await ok(core, "team_poll_results", {"space_id": space, "poll_id": poll}, ALICE))["total"] == 0
 
 

@@ -13,7 +13,7 @@ from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult
 from widget_mcp.toolkit.errors import DeclarationError
-from widget_mcp.toolkit.id_sources import IDS_META
+from widget_mcp.toolkit.id_sources import IDS_META, MAX_ID_CHAIN, makers_of
 from widget_mcp.toolkit.runtime import ToolRuntime
 from widget_mcp.toolkit.tools import json_schema
 
@@ -96,16 +96,98 @@ def test_a_declaration_whose_source_is_not_served_is_refused_when_the_server_is_
         runtime_of(book)
 
 
-def test_every_served_tools_declared_ids_name_a_served_tool_that_makes_them_without_needing_an_id() -> None:
+def test_every_served_tools_declared_ids_name_a_served_tool_whose_chain_of_makers_can_be_planned() -> None:
     specs = {s.name: s for b in load_books(AppContext(Settings(), InMemoryDocumentStore())) for s in b.tools.values()}
     declared = [(spec, source) for spec in specs.values() for source in spec.ids.values()]
     assert declared, "no served tool declares an id: the playground and the client matrix would plan no call"
     for spec, source in declared:
-        maker = specs[source.tool]
-        assert source.field in json_schema(maker.output_model)["properties"], (spec.name, source)
-        # the playground and the client matrix call a maker from its examples alone: an id it needs is never made
-        needed = sorted(set(maker.input_schema.get("required", [])) & set(maker.ids))
-        assert not needed, (
-            f"{spec.name} takes its {source.tool}.{source.field} from {maker.name}, which itself needs the id(s) "
-            f"{', '.join(needed)}: ids are made one step deep, by a tool that needs none (README, Keep state)"
-        )
+        assert source.field in json_schema(specs[source.tool].output_model)["properties"], (spec.name, source)
+    for spec in specs.values():
+        order = makers_of(specs, spec.name)
+        # each maker comes after the makers of the ids it needs itself, so a client can make them in this order
+        for at, source in enumerate(order):
+            assert set(specs[source.tool].ids.values()) <= set(order[:at]), (spec.name, order)
+
+
+class ItemIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    list_id: str = Field(max_length=32)
+    text: str = Field(max_length=100, examples=["Milk"])
+
+
+class CheckIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    list_id: str = Field(max_length=32)
+    item_id: str = Field(max_length=32)
+
+
+class ListIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    list_id: str | None = Field(default=None, max_length=32, description="A list to copy.")
+
+
+class Made(BaseModel):
+    list_id: str
+    item_id: str
+
+
+def chain_book(list_ids: Mapping[str, str] | None = None) -> ToolBook:
+    """make_list -> add_item (takes the list) -> check_item (takes the list and the item): a chain two makers deep;
+    `list_ids` replaces make_list's own declaration (to close a cycle)."""
+    book = ToolBook()
+    hints = {"read_only": False, "destructive": False, "open_world": False, "invoking": "…", "invoked": "Done"}
+    made = Made(list_id="l1", item_id="i1")
+
+    @book.tool(name="make_list", title="List", description="Makes a list.", output=Made, ids=list_ids, **hints)
+    def make_list(args: ListIn, call: ToolCall) -> ToolResult:
+        return ToolResult(structured=made, narration="Made.")
+
+    @book.tool(
+        name="add_item",
+        title="Add",
+        description="Adds an item.",
+        output=Made,
+        ids={"list_id": "make_list.list_id"},
+        **hints,
+    )
+    def add_item(args: ItemIn, call: ToolCall) -> ToolResult:
+        return ToolResult(structured=made, narration="Added.")
+
+    @book.tool(
+        name="check_item",
+        title="Check",
+        description="Checks an item.",
+        output=Made,
+        ids={"item_id": "add_item.item_id", "list_id": "make_list.list_id"},
+        **hints,
+    )
+    def check_item(args: CheckIn, call: ToolCall) -> ToolResult:
+        return ToolResult(structured=made, narration="Checked.")
+
+    return book
+
+
+def test_a_chain_of_ids_is_made_maker_first_and_the_shared_list_id_once() -> None:
+    tools = chain_book().tools
+    assert [str(s) for s in makers_of(tools, "check_item")] == ["make_list.list_id", "add_item.item_id"]
+    runtime_of(chain_book())  # served as it is
+
+
+def test_ids_that_form_a_cycle_are_refused_when_the_server_is_built_naming_the_cycle() -> None:
+    book = chain_book({"list_id": "check_item.list_id"})
+    with pytest.raises(DeclarationError, match="its ids form a cycle"):
+        runtime_of(book)
+
+
+def test_a_chain_longer_than_the_bound_is_refused_when_the_server_is_built() -> None:
+    book = ToolBook()
+    hints = {"read_only": True, "destructive": False, "open_world": False, "invoking": "…", "invoked": "Done"}
+    for step in range(MAX_ID_CHAIN + 2):
+        ids = {"list_id": f"step{step - 1}.list_id"} if step else None
+
+        def handler(args: CheckIn, call: ToolCall) -> ToolResult:
+            return ToolResult(structured=Made(list_id="l", item_id="i"), narration="Done.")
+
+        book.tool(name=f"step{step}", title="Step", description="A step.", output=Made, ids=ids, **hints)(handler)
+    with pytest.raises(DeclarationError, match=f"more than {MAX_ID_CHAIN} makers"):
+        runtime_of(book)

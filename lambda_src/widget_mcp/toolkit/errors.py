@@ -58,10 +58,11 @@ class IdentityRequired(ToolError):
 
     code = "identity_required"
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str, *, tool: str | None = None) -> None:
+        need = f"{tool} works only for an identified user" if tool else f"{what} are kept per user"
         super().__init__(
-            f"{what} are kept per user, and this call carries no user identity (an OAuth token, or the host's "
-            "openai/subject). Sign in, or use a host that identifies its user."
+            f"{need}, and this call carries no user identity (an OAuth token, or the host's openai/subject). Sign "
+            "in, or use a host that identifies its user."
         )
 
 

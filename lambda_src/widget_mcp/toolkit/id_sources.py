@@ -51,9 +51,14 @@ def parse_ids(tool: str, ids: Mapping[str, str] | None, input_schema: Mapping[st
     return parsed
 
 
+# How many makers a chain of ids may pass through (a list, its item, the item's check): a client makes each first.
+MAX_ID_CHAIN = 4
+
+
 def check_id_sources(tools: Mapping[str, ToolSpec]) -> None:
     """Across the served tools: each declared source is a served tool whose output declares that field at its
-    top, and that needs no id of the same kind itself (else no call could ever start the chain)."""
+    top; and following the makers from any tool ends, within MAX_ID_CHAIN steps, at tools that need no id (a cycle
+    could never start, a longer chain is a declaration error rather than a surprise in every client)."""
     from widget_mcp.toolkit.tools import json_schema
 
     for spec in tools.values():
@@ -64,8 +69,31 @@ def check_id_sources(tools: Mapping[str, ToolSpec]) -> None:
                 raise DeclarationError(spec.name, f"{where}, but no served tool is called {source.tool!r}")
             if source.field not in json_schema(producer.output_model).get("properties", {}):
                 raise DeclarationError(spec.name, f"{where}, but {source.tool}'s output has no field {source.field!r}")
-            if any(str(s) == str(source) for s in producer.ids.values()):
-                raise DeclarationError(spec.name, f"{where}, but {source.tool} itself needs that id")
+    for spec in tools.values():
+        makers_of(tools, spec.name)
+
+
+def makers_of(tools: Mapping[str, ToolSpec], tool: str) -> list[IdSource]:
+    """The ids `tool` needs, its makers' included, in an order a client can make them: each id after those its
+    maker needs, each source once (a check of a list's item takes the list id its item was made in). Raises
+    DeclarationError for a cycle or a chain longer than MAX_ID_CHAIN."""
+    order: list[IdSource] = []
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        if name in path:
+            cycle = " -> ".join((*path[path.index(name) :], name))
+            raise DeclarationError(path[0], f"its ids form a cycle ({cycle}): the first maker of a chain needs no id")
+        if len(path) > MAX_ID_CHAIN:
+            chain = " -> ".join((*path, name))
+            raise DeclarationError(path[0], f"its ids chain through more than {MAX_ID_CHAIN} makers ({chain})")
+        for source in tools[name].ids.values():
+            if source.tool in tools:
+                visit(source.tool, (*path, name))
+            if source not in order:
+                order.append(source)
+
+    visit(tool, ())
+    return order
 
 
 def ids_meta(ids: Mapping[str, IdSource]) -> dict[str, str]:

@@ -24,7 +24,7 @@ from widget_mcp.toolkit.call import (
 )
 from widget_mcp.toolkit.catalog import Catalog
 from widget_mcp.toolkit.client_surface import AppOnly, shows_widgets
-from widget_mcp.toolkit.errors import DeclarationError, ToolError
+from widget_mcp.toolkit.errors import DeclarationError, IdentityRequired, ToolError
 from widget_mcp.toolkit.failures import INTERNAL_ERROR_CODE, InvalidArguments, error_result
 from widget_mcp.toolkit.id_sources import check_id_sources, declared_id
 from widget_mcp.toolkit.inputs import InputRequired, InputUnsupported, ProtocolRefusal
@@ -233,6 +233,8 @@ class ToolRuntime:
                 call.admit()  # every call, before its arguments are read: a caller past its limit costs no work
                 if spec.visibility == "private" and shows_widgets(call.client, call.request_meta, principal) is False:
                     raise AppOnly(name)
+                if spec.needs_identity and principal.is_anonymous:
+                    raise IdentityRequired(spec.title, tool=name)
                 result = await self._run(spec, arguments, call)
             except Backgrounded:
                 assert call.tasks is not None

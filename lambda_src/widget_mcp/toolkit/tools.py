@@ -73,6 +73,9 @@ class ToolSpec:
     justify: Justifications | None = None
     # Arguments that are ids another tool's result makes, as declared: argument → "tool.field" (id_sources.py).
     declared_ids: Mapping[str, str] | None = field(default=None, repr=False, compare=False)
+    # Whether a call must carry a user identity (a space's tools: membership is by identity). A call without one is
+    # answered identity_required before the handler runs, so the test clients can trust the declaration.
+    needs_identity: bool = False
     ids: dict[str, IdSource] = field(init=False, repr=False, compare=False)
     # The inputSchema, generated once (optional arguments without a null union): the cap check and the tool list
     # both read it.
@@ -271,6 +274,7 @@ class ToolBook:
         task_support: TaskSupport = "forbidden",
         justify: Mapping[str, str] | None = None,
         ids: Mapping[str, str] | None = None,
+        needs_identity: bool = False,
     ) -> Callable[[Handler], Handler]:
         """Declare a tool. The hints have no defaults on purpose: hosts require all three to be stated.
 
@@ -281,7 +285,12 @@ class ToolBook:
 
         `ids` names the arguments that are ids another tool's result makes: `{"poll_id": "create_poll.pollId"}`
         (argument → that tool's name and its structuredContent field). Clients that plan calls (the playground, the
-        test clients) make the id first with that tool; nothing else tells them an argument is an id.
+        test clients) make the id first with that tool; nothing else tells them an argument is an id. A maker may itself
+        need ids (a list's item, made by a tool that takes the list's id): clients make the whole chain, each id once.
+
+        `needs_identity=True` says the tool works only for an identified user (it enters a space, answers a member id):
+        a call without identity is answered `identity_required` before the handler runs, and the test clients call it
+        as ChatGPT does, with an `openai/subject`.
 
         `output` is the model of what a success returns, or a tuple of models when it returns one of several shapes
         (the first is the usual one); the outputSchema admits each. An error result carries structuredContent only
@@ -317,6 +326,7 @@ class ToolBook:
                 task_support=task_support,
                 justify=None if justify is None else Justifications.of(name, justify),
                 declared_ids=ids,
+                needs_identity=needs_identity,
             )
             return fn
 

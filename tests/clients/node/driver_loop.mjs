@@ -42,11 +42,11 @@ export function sessionCommands(session, user) {
       return { contents: wire((await session.client.readResource({ uri })).contents) };
     },
     // `answer`: what the user answers if the server asks during the call; `asked`: what it asked, `resumed`: how
-    // often the client resumed the call's stream (FormUser).
-    async call_tool({ name, arguments: args, answer }) {
+    // often the client resumed the call's stream (FormUser); `meta`: the request's `_meta` (a host's user hint).
+    async call_tool({ name, arguments: args, answer, meta }) {
       user.expect(answer);
       try {
-        const result = wire(await session.client.callTool({ name, arguments: args }));
+        const result = wire(await session.client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }));
         return { result, asked: user.asked, resumed: user.resumed };
       } finally {
         user.settle();

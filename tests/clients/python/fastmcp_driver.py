@@ -55,10 +55,12 @@ async def main(url: str) -> None:
         return {"contents": [wire(c) for c in await client.read_resource(uri)]}
 
     # `answer`: what the user answers if the server asks during the call (FormUser).
-    async def call_tool(name: str, arguments: dict[str, Any], answer: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def call_tool(
+        name: str, arguments: dict[str, Any], answer: dict[str, Any] | None = None, meta: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         user.expect(answer)
         try:
-            result = await client.call_tool(name, arguments, raise_on_error=False)
+            result = await client.call_tool(name, arguments, raise_on_error=False, meta=meta)
             return {
                 "result": {
                     "isError": result.is_error,

@@ -41,10 +41,12 @@ async def main(url: str) -> None:
         return {"contents": [wire(c) for c in (await session.read_resource(uri)).contents]}
 
     # `answer`: what the user answers if the server asks during the call (FormUser).
-    async def call_tool(name: str, arguments: dict[str, Any], answer: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def call_tool(
+        name: str, arguments: dict[str, Any], answer: dict[str, Any] | None = None, meta: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         user.expect(answer)
         try:
-            result = wire(await session.call_tool(name, arguments))
+            result = wire(await session.call_tool(name, arguments, meta=meta))
             return {"result": result, "asked": user.asked, "resumed": user.resumed}
         finally:
             user.settle()

@@ -135,6 +135,9 @@ function placeholder(schema: Schema): unknown {
   }
 }
 
+/** How many makers deep the playground follows declared ids (the server refuses longer chains and cycles). */
+export const MAX_ID_CHAIN = 4;
+
 /** The tool that makes `argument` of `tool` and the field of its structuredContent that holds it, as `tool`
  * declares it (chess_move's gameId: chess_new_game.gameId). Nothing is guessed from field names: an output that
  * echoes an input (a poll's question) would make that input look like an id. */

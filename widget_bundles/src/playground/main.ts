@@ -9,7 +9,7 @@ import { failureOf } from "../shared/errors";
 import { applyTheme, type Theme } from "../shared/theme";
 import { describeViolation } from "./csp-watch";
 import { ArgsPanel } from "./args-form";
-import { exampleArgs } from "./args-schema";
+import { exampleArgs, MAX_ID_CHAIN, type ToolSchemas } from "./args-schema";
 import { activityPanel } from "./events";
 import { KnownIds } from "./known-ids";
 import { WidgetFrame, type BridgeMode, type FrameHost } from "./frame";
@@ -175,25 +175,39 @@ function forgetGone(name: string, args: Record<string, unknown>, result: Record<
 }
 
 /** `args`, with each id it lacks that no earlier result carried made first by the tool that returns one (a new
- * game for chess_move, a form for get_form_response); the chat says so, and the form shows the id. Only a press
- * of "Call tool" gets here: picking a tool never calls anything. */
+ * game for chess_move, a form for get_form_response), and the ids that maker needs made before it (a poll's space,
+ * then the poll in it); the chat says so, and the form shows the id. Only a press of "Call tool" gets here: picking a
+ * tool never calls anything. */
 async function withIds(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const tool = tools.find((t) => t.name === name);
   if (!tool) return args;
   const filled = { ...args };
   for (const { field, producer, source } of exampleArgs(tool, tools, seen).missing) {
-    const made = exampleArgs(producer, tools, seen);
-    if (field in filled || made.missing.length) continue;
-    const result = await callTool(producer.name, made.args);
-    known.learn(result);
-    const text = seen.has(source)
-      ? `No ${field} known yet: called ${producer.name} first to make one: ${String(seen.get(source))}.`
-      : `${producer.name} gave no ${source}: ${resultSummary(result)}`;
-    Object.assign(say("note", text).dataset, { testid: "chat-made-id", tool: producer.name });
-    if (seen.has(source)) filled[field] = seen.get(source);
+    if (field in filled) continue;
+    if (await makeId(producer, source, field, 1)) filled[field] = seen.get(source);
   }
   if (Object.keys(filled).length !== Object.keys(args).length) argsPanel.show(name, tool.inputSchema, filled);
   return filled;
+}
+
+/** Whether an id `source` of `producer`'s result is known now: made by calling `producer` with its example, after
+ * making the ids it needs itself (at most MAX_ID_CHAIN makers deep, as the server allows), each once: a later field
+ * takes what an earlier maker made (the same space for the poll and the vote). */
+async function makeId(producer: ToolSchemas, source: string, field: string, depth: number): Promise<boolean> {
+  if (seen.has(source)) return true;
+  if (depth > MAX_ID_CHAIN) return false;
+  const made = exampleArgs(producer, tools, seen);
+  for (const need of made.missing) {
+    if (!(await makeId(need.producer, need.source, need.field, depth + 1))) return false;
+    made.args[need.field] = seen.get(need.source);
+  }
+  const result = await callTool(producer.name, made.args);
+  known.learn(result);
+  const text = seen.has(source)
+    ? `No ${field} known yet: called ${producer.name} first to make one: ${String(seen.get(source))}.`
+    : `${producer.name} gave no ${source}: ${resultSummary(result)}`;
+  Object.assign(say("note", text).dataset, { testid: "chat-made-id", tool: producer.name });
+  return seen.has(source);
 }
 
 /** Fills the argument form with a working example for the chosen tool, with the newest id known for an argument
