@@ -3,6 +3,7 @@
 from widget_mcp.apps.registry import AppContext, load_books
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
+from widget_mcp.toolkit.id_sources import makers_of
 
 _SPECS = [spec for book in load_books(AppContext(Settings(), InMemoryDocumentStore())) for spec in book.tools.values()]
 
@@ -13,3 +14,10 @@ SERVED_SPECS = {spec.name: spec for spec in _SPECS}
 USER_TOOLS = [spec.name for spec in _SPECS if spec.visibility != "private"]
 # Each tool's outputSchema, as listed: every structuredContent it returns, errors included, must validate.
 OUTPUT_SCHEMAS = {spec.name: spec.output_schema for spec in _SPECS}
+
+
+def needs_identity(tool: str) -> bool:
+    """Whether a derived call of `tool` runs as an identified user (ChatGPT's openai/subject): the tool, or a maker of
+    an id it needs, declares `needs_identity=True`. The whole chain then runs as that one user, whose state it is."""
+    chain = (tool, *(source.tool for source in makers_of(SERVED_SPECS, tool)))
+    return any(SERVED_SPECS[name].needs_identity for name in chain)

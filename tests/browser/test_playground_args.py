@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from browser_support import DevServer, ToolCalls, widget
 from playwright.sync_api import Page, expect
-from served_tools import USER_TOOLS
+from served_tools import USER_TOOLS, needs_identity
 from widget_mcp.apps.forms.chat_fallback import RECORD_TOOL
 
 
@@ -19,8 +19,9 @@ def raw_args(page: Page) -> dict[str, Any]:
 
 
 def choose(page: Page, server: DevServer, tool: str) -> None:
-    """Open the playground and pick `tool`, as a user does; returns once its form is prefilled."""
-    page.goto(f"{server.base}/playground")
+    """Open the playground and pick `tool`, as a user does; returns once its form is prefilled. A tool that needs an
+    identified user is called in the ChatGPT host, which sends one (the default host sends none)."""
+    page.goto(f"{server.base}/playground" + ("?host=chatgpt" if needs_identity(tool) else ""))
     expect(page.locator('[data-testid="args"]')).to_have_attribute("data-tool", USER_TOOLS[0])
     page.locator('[data-testid="tool-select"]').select_option(tool)
     expect(page.locator('[data-testid="args"]')).to_have_attribute("data-tool", tool)

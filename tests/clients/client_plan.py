@@ -9,18 +9,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from served_tools import SERVED_SPECS, needs_identity
 from widget_mcp.apps.forms.chat_fallback import RECORD_TOOL
-from widget_mcp.apps.registry import AppContext, load_books
-from widget_mcp.settings import Settings
-from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit.id_sources import IdSource, makers_of
 from widget_mcp.toolkit.tools import ToolSpec
 
-SPECS: dict[str, ToolSpec] = {
-    spec.name: spec
-    for book in load_books(AppContext(Settings(), InMemoryDocumentStore()))
-    for spec in book.tools.values()
-}
+SPECS: dict[str, ToolSpec] = SERVED_SPECS
 
 
 def output_schema(tool: str) -> dict[str, Any]:
@@ -78,12 +72,6 @@ def ids_to_make(tool: str, given: set[str]) -> list[IdSource]:
         if source in needed:
             needed |= set(SPECS[source.tool].ids.values())
     return [source for source in order if source in needed]
-
-
-def needs_identity(tool: str) -> bool:
-    """Whether a derived call of `tool` runs as an identified user (ChatGPT's openai/subject): the tool, or a maker of
-    an id it needs, declares `needs_identity=True`. The whole chain then runs as that one user, whose state it is."""
-    return any(SPECS[name].needs_identity for name in (tool, *(source.tool for source in makers_of(SPECS, tool))))
 
 
 def identity_hint(tool: str, code: object) -> str:
