@@ -5,7 +5,6 @@ DynamoDB (moto, real boto3). Both stores answer alike; racing votes all count; a
 from __future__ import annotations
 
 import asyncio
-import importlib
 import threading
 from pathlib import Path
 from typing import Any
@@ -79,8 +78,16 @@ async def test_the_guides_refusals_are_error_results_with_their_codes(core: Core
     ]
 
 
-async def test_a_creator_past_the_guides_quota_of_live_polls_is_refused_and_nothing_is_stored(core: Core) -> None:
-    quota = importlib.import_module(PACKAGE).QUOTA_LIVE_POLLS  # the guide's, as the registry loaded it
+@pytest.fixture
+def quota(monkeypatch: pytest.MonkeyPatch) -> int:
+    """The live polls a creator may keep, set as the guide says (TEAM_POLL_QUOTA_LIVE_ITEMS) before the app is built."""
+    monkeypatch.setenv("TEAM_POLL_QUOTA_LIVE_ITEMS", "3")
+    return 3
+
+
+async def test_a_creator_past_the_quota_its_setting_gives_is_refused_and_nothing_is_stored(
+    quota: int, core: Core
+) -> None:
     for _ in range(quota):
         assert not (await call_as(core, "create_poll", {"question": "Q?", "options": ["a", "b"]}, BOB)).is_error
 
