@@ -14,7 +14,7 @@ from widget_mcp.apps.registry import APPS, AppContext, app_name, load_books
 from widget_mcp.publishing import screenshots
 from widget_mcp.publishing.legal import legal_urls
 from widget_mcp.publishing.limits import violations
-from widget_mcp.publishing.submission import chatgpt_submission, claude_listing, server_json
+from widget_mcp.publishing.submission import chatgpt_submission, claude_listing, registry_problems, server_json
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 
@@ -55,9 +55,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     name = args.name or f"io.github.example/{app}"
-    (out / "chatgpt-app-submission.json").write_text(json.dumps(chatgpt_submission(book), indent=2) + "\n")
     pages = legal_urls(args.pages)
     entry = server_json(book, name=name, url=args.url, website=pages["support"])
+    refused = registry_problems(entry)
+    if refused:
+        print("\n".join(refused), file=sys.stderr)
+        return 1
+    (out / "chatgpt-app-submission.json").write_text(json.dumps(chatgpt_submission(book), indent=2) + "\n")
     (out / "server.json").write_text(json.dumps(entry, indent=2) + "\n")
     shots: list[str] = []
     if not args.no_screenshots:
