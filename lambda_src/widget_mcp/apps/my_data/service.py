@@ -30,6 +30,15 @@ class Exported:
     counts: dict[str, int]
 
 
+@dataclass(frozen=True)
+class Position:
+    """Where a paged export resumes: after the document `after` of `kind` (in `app`), in the export's order."""
+
+    app: str
+    kind: str
+    after: str
+
+
 def exported(app: str, doc: Document) -> Exported:
     return Exported(app, doc.kind, doc.doc_id, doc.created_at, doc.updated_at, doc.expires_at, doc.body, doc.counts)
 
@@ -40,18 +49,29 @@ class MyData:
     def __init__(self, store: DocumentStore, kinds: Callable[[], Mapping[str, tuple[str, ...]]]) -> None:
         self._store, self._kinds = store, kinds
 
-    def export(self, partition: str) -> tuple[list[Exported], bool]:
-        """The user's documents (newest first within each kind), and whether that is all of them."""
+    def knows(self, position: Position) -> bool:
+        return position.kind in self._kinds().get(position.app, ())
+
+    def export(self, partition: str, start: Position | None = None) -> tuple[list[Exported], Position | None]:
+        """The user's documents, app by app and kind by kind, newest first within each kind, from `start` (the
+        beginning if None): them, and where the next call resumes (None: that was the last of them)."""
         found: list[Exported] = []
         size = 0
+        skipping = start is not None
         for app, kinds in self._kinds().items():
             for kind in kinds:
-                for doc in self._store.every(partition, kind, BATCH + 1 - len(found)):
+                after = None
+                if start is not None and skipping:
+                    if (app, kind) != (start.app, start.kind):
+                        continue  # passed on an earlier page
+                    skipping, after = False, start.after
+                for doc in self._store.every(partition, kind, BATCH + 1 - len(found), after=after):
                     size += len(json.dumps([doc.body, doc.counts], ensure_ascii=False).encode()) + 200
                     if len(found) == BATCH or size > EXPORT_BYTES:
-                        return found, False
+                        last = found[-1]  # an item is at most 400 KB, so the first always fits
+                        return found, Position(last.app, last.kind, last.doc_id)
                     found.append(exported(app, doc))
-        return found, True
+        return found, None
 
     def erase(self, partition: str) -> tuple[dict[str, int], bool]:
         """Delete the user's documents: how many of each kind, and whether none is left."""
