@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from widget_mcp.storage.documents import Document, DocumentStore
+from widget_mcp.toolkit.space_members import MEMBERSHIP
+from widget_mcp.toolkit.spaces import Spaces
 
 # The most documents one export reads, and one erasure deletes: a call stays well inside the function's 20 s timeout
 # (a delete is one request, a counted one a read and a transaction: 200 of those about 4 s at 10 ms a request), and a
@@ -16,6 +18,8 @@ BATCH = 500
 ERASE_BATCH = 200
 # The most JSON one export carries (its text repeats it): well under Lambda's 6 MB response, whatever the items' size.
 EXPORT_BYTES = 1024 * 1024
+# The export names the spaces a user owns or belongs to (toolkit/spaces.py) as this app's items.
+SPACES = "spaces"
 
 
 @dataclass(frozen=True)
@@ -48,9 +52,13 @@ class MyData:
 
     def __init__(self, store: DocumentStore, kinds: Callable[[], Mapping[str, tuple[str, ...]]]) -> None:
         self._store, self._kinds = store, kinds
+        self._spaces = Spaces(store)
+
+    def _exported_kinds(self) -> dict[str, tuple[str, ...]]:
+        return {**self._kinds(), SPACES: (MEMBERSHIP,)}
 
     def knows(self, position: Position) -> bool:
-        return position.kind in self._kinds().get(position.app, ())
+        return position.kind in self._exported_kinds().get(position.app, ())
 
     def export(self, partition: str, start: Position | None = None) -> tuple[list[Exported], Position | None]:
         """The user's documents, app by app and kind by kind, newest first within each kind, from `start` (the
@@ -58,7 +66,7 @@ class MyData:
         found: list[Exported] = []
         size = 0
         skipping = start is not None
-        for app, kinds in self._kinds().items():
+        for app, kinds in self._exported_kinds().items():
             for kind in kinds:
                 after = None
                 if start is not None and skipping:
@@ -74,9 +82,13 @@ class MyData:
         return found, None
 
     def erase(self, partition: str) -> tuple[dict[str, int], bool]:
-        """Delete the user's documents: how many of each kind, and whether none is left."""
-        erased: dict[str, int] = {}
-        done = 0
+        """Delete the user's documents, its spaces' and its memberships (Spaces.erase_member) first: how many of each
+        kind, and whether none is left."""
+        every_kind = tuple(dict.fromkeys(kind for kinds in self._kinds().values() for kind in kinds))
+        erased, complete = self._spaces.erase_member(partition, every_kind, ERASE_BATCH)
+        if not complete:
+            return erased, False
+        done = sum(erased.values())
         for kinds in self._kinds().values():
             for kind in kinds:
                 room = ERASE_BATCH - done
