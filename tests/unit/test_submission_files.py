@@ -14,7 +14,13 @@ import pytest
 from widget_mcp.apps.registry import APPS, AppContext, load_books
 from widget_mcp.publishing.__main__ import ROOT, main
 from widget_mcp.publishing.limits import violations
-from widget_mcp.publishing.submission import SERVER_SCHEMA, SERVER_SCHEMA_URL, registry_problems, server_schema
+from widget_mcp.publishing.submission import (
+    SERVER_SCHEMA,
+    SERVER_SCHEMA_URL,
+    claude_listing,
+    registry_problems,
+    server_schema,
+)
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit.listing import CATEGORIES
@@ -148,3 +154,31 @@ def test_a_tool_without_justifications_or_a_true_hint_is_refused() -> None:
         "chess_move gives no hint justifications (justify= on its declaration).",
         "chess_move is neither read-only nor destructive; Claude's directory asks for one of them.",
     ]
+
+
+def _framing(book: ToolBook, reason: str) -> ToolBook:
+    """The book with its first widget declaring a frame domain, with `reason` (on every tool that shows it)."""
+    assert book.listing is not None
+    first = next(s.widget for s in book.tools.values() if s.widget is not None)
+    framed = dataclasses.replace(first, frame_domains=("https://maps.example.com",), frame_reason=reason)
+    framing = ToolBook()
+    framing.tools = {
+        name: dataclasses.replace(spec, widget=framed) if spec.widget == first else spec
+        for name, spec in book.tools.items()
+    }
+    framing.listing, framing.review_cases, framing.negative_cases = book.listing, book.review_cases, book.negative_cases
+    return framing
+
+
+def test_a_widget_that_frames_another_site_without_a_reason_is_refused_naming_it_and_with_one_is_listed() -> None:
+    app = next(app for app, book in sorted(LISTED.items()) if any(s.widget for s in book.tools.values()))
+    assert violations(app, LISTED[app], ROOT) == []
+
+    silent = violations(app, _framing(LISTED[app], ""), ROOT)
+    reasoned = _framing(LISTED[app], "Shows the venue on an embedded map.")
+
+    assert len(silent) == 1
+    assert "frames https://maps.example.com without a reason" in silent[0]
+    assert violations(app, reasoned, ROOT) == []
+    page = claude_listing(reasoned, url=URL)
+    assert "| https://maps.example.com | Shows the venue on an embedded map. |" in page

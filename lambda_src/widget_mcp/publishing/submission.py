@@ -14,7 +14,7 @@ import jsonschema
 from jsonschema.exceptions import ValidationError
 
 import widget_mcp
-from widget_mcp.publishing.limits import model_visible
+from widget_mcp.publishing.limits import framing_widgets, model_visible
 from widget_mcp.toolkit.listing import ReviewCase
 from widget_mcp.toolkit.tools import ToolBook, ToolSpec
 
@@ -160,6 +160,10 @@ def claude_listing(
     lines += ["## Tools", "", "| tool | title | read-only | destructive | open world |", "|---|---|---|---|---|"]
     for spec in model_visible(book):
         lines.append(f"| `{spec.name}` | {spec.title} | {spec.read_only} | {spec.destructive} | {spec.open_world} |")
+    framing = framing_widgets(book)
+    if framing:
+        lines += ["", "## Embedded sites", "", "| widget | frames | why |", "|---|---|---|"]
+        lines += [f"| {w.name} | {', '.join(w.frame_domains)} | {w.frame_reason} |" for w in framing]
     lines += ["", "## Usage examples", ""]
     for number, case in enumerate(book.review_cases, start=1):
         lines += [f"### {number}. {case.description}", "", f"> {case.prompt}", ""]
