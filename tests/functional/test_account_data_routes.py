@@ -120,3 +120,33 @@ async def test_a_deployment_with_sign_in_serves_the_route_and_one_without_does_n
     assert challenged.status_code == 401
     assert "resource_metadata=" in challenged.headers["www-authenticate"]
     assert absent.status_code == 404
+
+
+async def test_get_pages_with_the_cursor_of_the_previous_page_and_a_forged_one_is_a_400(
+    core: Core, http: httpx.AsyncClient
+) -> None:
+    from widget_mcp.apps.my_data.service import BATCH
+    from widget_mcp.apps.my_data.tools import declared_kinds
+    from widget_mcp.apps.registry import AppContext
+    from widget_mcp.storage.documents import Document
+
+    app_kinds = declared_kinds(AppContext(core.settings, core.store))
+    kind = next(kind for kinds in app_kinds.values() for kind in kinds)
+    for n in range(BATCH + 3):
+        core.store.create("oauth:alice", Document(kind, f"{n:06d}", {}, 1, 1, 1, 2**40))
+    alice = {"authorization": "Bearer alice"}
+
+    first = (await http.get(ACCOUNT_DATA_PATH, headers=alice)).json()
+    second = await http.get(ACCOUNT_DATA_PATH, params={"cursor": first["nextCursor"]}, headers=alice)
+    forged = await http.get(ACCOUNT_DATA_PATH, params={"cursor": first["nextCursor"][:-2]}, headers=alice)
+    bobs = await http.get(
+        ACCOUNT_DATA_PATH, params={"cursor": first["nextCursor"]}, headers={"authorization": "Bearer bob"}
+    )
+
+    assert (len(first["items"]), first["complete"]) == (BATCH, False)
+    assert second.status_code == 200
+    assert (len(second.json()["items"]), second.json()["complete"]) == (3, True)
+    ids = [item["id"] for item in first["items"] + second.json()["items"]]
+    assert sorted(ids) == sorted(set(ids)) == kept(core, "alice")
+    assert (forged.status_code, forged.json()["error"]) == (400, "invalid_cursor")
+    assert (bobs.status_code, bobs.json()["error"]) == (400, "invalid_cursor")

@@ -700,3 +700,18 @@ def test_every_walks_all_of_an_owners_documents_of_a_kind_newest_first_up_to_its
     assert [d.doc_id for d in store.every("user:a", "game", 1_000)] == ids[::-1]
     assert [d.doc_id for d in store.every("user:a", "game", 5)] == ids[::-1][:5]
     assert [d.kind for d in store.every("user:a", "form", 10)] == ["form"]
+
+
+def test_every_after_an_id_resumes_with_the_older_documents_of_that_owner_and_kind_alone(store: DocumentStore) -> None:
+    ids = [f"{n:03d}" for n in range(130)]
+    for doc_id in ids:
+        store.create("user:a", doc(doc_id))
+    store.create("user:a", replace(doc("000"), kind="aaa"))  # a kind that sorts before, in the same partition
+    store.create("user:b", doc("050"))
+
+    assert [d.doc_id for d in store.every("user:a", "game", 1_000, after="120")] == ids[:120][::-1]
+    assert [d.doc_id for d in store.every("user:a", "game", 3, after="120")] == ["119", "118", "117"]
+    # an id that no longer exists (or never did) still marks the place
+    assert [d.doc_id for d in store.every("user:a", "game", 2, after="050x")] == ["050", "049"]
+    assert store.every("user:a", "game", 10, after="000") == []
+    assert [d.doc_id for d in store.every("user:b", "game", 10, after="120")] == ["050"]

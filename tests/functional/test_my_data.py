@@ -131,7 +131,7 @@ async def test_a_caller_without_identity_is_told_nothing_here_is_its_own_and_not
     answers = [await call_as(core, tool, {}, {}) for tool in ("export_my_data", "erase_my_data")]
 
     assert [a.structured_content for a in answers] == [
-        {"items": [], "complete": True},
+        {"items": [], "complete": True, "nextCursor": None},
         {"erased": {}, "complete": True},
     ]
     assert all("no user identity" in a.content[0].text for a in answers)
@@ -168,7 +168,7 @@ async def test_erase_is_declared_destructive_and_export_read_only_both_offered_t
     assert all((t.meta or {}).get("openai/visibility", "public") == "public" for t in (erase, export))
 
 
-def test_an_export_stops_at_its_byte_bound_newest_first_and_says_it_is_not_complete() -> None:
+def test_an_export_stops_at_its_byte_bound_newest_first_and_resumes_after_the_last_item_it_carried() -> None:
     from widget_mcp.apps.my_data.service import EXPORT_BYTES, MyData
     from widget_mcp.storage.documents import Document
 
@@ -177,9 +177,14 @@ def test_an_export_stops_at_its_byte_bound_newest_first_and_says_it_is_not_compl
     for n in range(30):  # 1.8 MB of bodies
         store.create("openai:alice", Document("note", f"{n:03d}", {"text": big}, 1, 1, 1, 2**40))
 
-    items, complete = MyData(store, lambda: {"notes": ("note",)}).export("openai:alice")
+    my_data = MyData(store, lambda: {"notes": ("note",)})
+    items, resume = my_data.export("openai:alice")
+    rest, end = my_data.export("openai:alice", resume)
 
-    assert complete is False
+    assert resume is not None
     assert 0 < len(items) < 30
     assert sum(len(i.body["text"]) for i in items) <= EXPORT_BYTES
     assert [i.doc_id for i in items] == [f"{n:03d}" for n in range(29, 29 - len(items), -1)]
+    assert (resume.kind, resume.after) == ("note", items[-1].doc_id)
+    assert [i.doc_id for i in rest][:1] == [f"{29 - len(items):03d}"]  # the next one, none twice
+    assert end is None or len(items) + len(rest) < 30

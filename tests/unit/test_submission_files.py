@@ -5,6 +5,7 @@ with one sentence per limit broken."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from pathlib import Path
 
@@ -13,7 +14,13 @@ import pytest
 from widget_mcp.apps.registry import APPS, AppContext, load_books
 from widget_mcp.publishing.__main__ import ROOT, main
 from widget_mcp.publishing.limits import violations
-from widget_mcp.publishing.submission import server_schema
+from widget_mcp.publishing.submission import (
+    SERVER_SCHEMA,
+    SERVER_SCHEMA_URL,
+    claude_listing,
+    registry_problems,
+    server_schema,
+)
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit.listing import CATEGORIES
@@ -61,7 +68,9 @@ def test_every_listed_app_writes_files_in_each_directorys_shape(app: str, tmp_pa
     assert all(set(c) == case_keys and c["tools_triggered"] is None for c in submission["negative_test_cases"])
 
     registry = json.loads((tmp_path / "server.json").read_text())
-    jsonschema.Draft202012Validator(server_schema()).validate(registry)
+    jsonschema.Draft7Validator(server_schema()).validate(registry)
+    assert registry_problems(registry) == []
+    assert registry["$schema"] == server_schema()["$id"]
     assert registry["remotes"] == [{"type": "streamable-http", "url": URL}]
 
     page = (tmp_path / "claude-listing.md").read_text()
@@ -69,11 +78,43 @@ def test_every_listed_app_writes_files_in_each_directorys_shape(app: str, tmp_pa
     assert all(f"`{name}`" in page for name in visible)
 
 
-def test_the_vendored_registry_schema_refuses_an_entry_without_a_namespace() -> None:
-    with pytest.raises(jsonschema.ValidationError):
-        jsonschema.Draft202012Validator(server_schema()).validate(
-            {"name": "no-namespace", "description": "x", "version": "1"}
-        )
+# the digest other publishers pin for the registry's published 2025-12-11 schema (schemas/README.md)
+PUBLISHED_SCHEMA_SHA256 = "3fba09590c99f61735d234822279f4223fab9e300c0a81e81c91ab62a4114de0"
+
+
+def test_the_vendored_registry_schema_is_the_published_file_byte_for_byte() -> None:
+    assert hashlib.sha256(SERVER_SCHEMA.read_bytes()).hexdigest() == PUBLISHED_SCHEMA_SHA256
+    assert server_schema()["$id"] == SERVER_SCHEMA_URL
+    assert server_schema()["$schema"] == "http://json-schema.org/draft-07/schema#"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "named"),
+    [
+        ("name", "no-namespace", "name"),
+        ("description", "D" * 101, "description"),
+        ("websiteUrl", "support page", "websiteUrl"),
+        ("remotes", [{"type": "streamable-http", "url": "ftp://mcp.example.com/mcp"}], "remotes[0].url"),
+        ("remotes", [{"type": "websocket", "url": "https://mcp.example.com/mcp"}], "remotes[0].type"),
+    ],
+)
+def test_an_entry_the_registry_schema_refuses_is_reported_naming_the_field(
+    field: str, value: object, named: str
+) -> None:
+    entry = {"$schema": SERVER_SCHEMA_URL, "name": "io.github.example/chess", "description": "Chess", "version": "1"}
+    assert registry_problems(entry) == []
+    problems = registry_problems({**entry, field: value})
+    assert len(problems) == 1
+    assert problems[0].startswith(f"server.json: {named} is refused by the MCP Registry's schema")
+
+
+def test_make_submission_with_a_name_the_registry_refuses_fails_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    app = sorted(LISTED)[0]
+    assert main([app, "--url", URL, "--name", "no-namespace", "--out", str(tmp_path), "--no-screenshots"]) == 1
+    assert "server.json: name is refused" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
 
 
 def _broken(book: ToolBook) -> ToolBook:
@@ -113,3 +154,31 @@ def test_a_tool_without_justifications_or_a_true_hint_is_refused() -> None:
         "chess_move gives no hint justifications (justify= on its declaration).",
         "chess_move is neither read-only nor destructive; Claude's directory asks for one of them.",
     ]
+
+
+def _framing(book: ToolBook, reason: str) -> ToolBook:
+    """The book with its first widget declaring a frame domain, with `reason` (on every tool that shows it)."""
+    assert book.listing is not None
+    first = next(s.widget for s in book.tools.values() if s.widget is not None)
+    framed = dataclasses.replace(first, frame_domains=("https://maps.example.com",), frame_reason=reason)
+    framing = ToolBook()
+    framing.tools = {
+        name: dataclasses.replace(spec, widget=framed) if spec.widget == first else spec
+        for name, spec in book.tools.items()
+    }
+    framing.listing, framing.review_cases, framing.negative_cases = book.listing, book.review_cases, book.negative_cases
+    return framing
+
+
+def test_a_widget_that_frames_another_site_without_a_reason_is_refused_naming_it_and_with_one_is_listed() -> None:
+    app = next(app for app, book in sorted(LISTED.items()) if any(s.widget for s in book.tools.values()))
+    assert violations(app, LISTED[app], ROOT) == []
+
+    silent = violations(app, _framing(LISTED[app], ""), ROOT)
+    reasoned = _framing(LISTED[app], "Shows the venue on an embedded map.")
+
+    assert len(silent) == 1
+    assert "frames https://maps.example.com without a reason" in silent[0]
+    assert violations(app, reasoned, ROOT) == []
+    page = claude_listing(reasoned, url=URL)
+    assert "| https://maps.example.com | Shows the venue on an embedded map. |" in page

@@ -1,6 +1,6 @@
-"""`/account/data` for a signed-in user outside any MCP host: GET exports, DELETE erases, what `export_my_data` and
-`erase_my_data` do, for the subject of the bearer token (verified by the same gate as `/mcp`). Served only with
-sign-in on: without it nothing proves who a plain HTTP caller is."""
+"""`/account/data` for a signed-in user outside any MCP host: GET exports (`?cursor=` for the next page), DELETE
+erases, what `export_my_data` and `erase_my_data` do, for the subject of the bearer token (verified by the same gate
+as `/mcp`). Served only with sign-in on: without it nothing proves who a plain HTTP caller is."""
 
 from __future__ import annotations
 
@@ -44,7 +44,10 @@ def account_routes(gate: SignInGate, runtime: ToolRuntime, hosts: HostAllowlist,
         if verdict.subject is None:  # no token was asked for: nothing says whose data this is
             body = {"error": "identity_required", "error_description": "Sign in to reach your data."}
             return JSONResponse(body, status_code=401, headers=NO_STORE)
-        result: dict[str, Any] = await runtime.call(tool, {}, None, subject=verdict.subject)
+        # GET pages as the tool does: `?cursor=` is the previous page's nextCursor
+        cursor = request.query_params.get("cursor") if tool == EXPORT_TOOL else None
+        arguments = {"cursor": cursor} if cursor is not None else {}
+        result: dict[str, Any] = await runtime.call(tool, arguments, None, subject=verdict.subject)
         if result.get("isError"):
             error = result.get("_meta", {}).get("error", {})
             code = str(error.get("code", "internal_error"))

@@ -13,8 +13,8 @@ from pathlib import Path
 from widget_mcp.apps.registry import APPS, AppContext, app_name, load_books
 from widget_mcp.publishing import screenshots
 from widget_mcp.publishing.legal import legal_urls
-from widget_mcp.publishing.limits import violations
-from widget_mcp.publishing.submission import chatgpt_submission, claude_listing, server_json
+from widget_mcp.publishing.limits import framing_widgets, violations
+from widget_mcp.publishing.submission import chatgpt_submission, claude_listing, registry_problems, server_json
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 
@@ -55,9 +55,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     name = args.name or f"io.github.example/{app}"
-    (out / "chatgpt-app-submission.json").write_text(json.dumps(chatgpt_submission(book), indent=2) + "\n")
     pages = legal_urls(args.pages)
     entry = server_json(book, name=name, url=args.url, website=pages["support"])
+    refused = registry_problems(entry)
+    if refused:
+        print("\n".join(refused), file=sys.stderr)
+        return 1
+    (out / "chatgpt-app-submission.json").write_text(json.dumps(chatgpt_submission(book), indent=2) + "\n")
     (out / "server.json").write_text(json.dumps(entry, indent=2) + "\n")
     shots: list[str] = []
     if not args.no_screenshots:
@@ -75,6 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     (out / "claude-listing.md").write_text(claude_listing(book, url=args.url, pages=pages, screenshots=shots))
     print(f"{app}: wrote chatgpt-app-submission.json, server.json and claude-listing.md into {out}")
     print("for the forms: " + ", ".join(f"{page} {url}" for page, url in pages.items()))
+    for widget in framing_widgets(book):  # the forms ask why; claude-listing.md carries the same table
+        print(f"widget {widget.name} frames {', '.join(widget.frame_domains)}: {widget.frame_reason}")
     if "example" in args.url or not args.name or args.pages == PLACEHOLDER_PAGES:
         print(
             "placeholders used: give URL=<the stack's McpUrl>, REGISTRY_NAME=<your namespace>/<name> and "

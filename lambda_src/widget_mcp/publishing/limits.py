@@ -6,6 +6,7 @@ from pathlib import Path
 
 from widget_mcp.toolkit.listing import CATEGORIES
 from widget_mcp.toolkit.tools import ToolBook, ToolSpec
+from widget_mcp.toolkit.widgets import WidgetSpec
 
 NAME, SUBTITLE, DESCRIPTION, PROMPT, PROMPTS = 30, 30, 4000, 128, 3
 POSITIVE_CASES, NEGATIVE_CASES, USAGE_EXAMPLES = 5, 3, 3
@@ -49,7 +50,19 @@ def violations(app: str, book: ToolBook, root: Path) -> list[str]:
             found.append(f"{app}'s case {case.prompt[:40]!r} calls {', '.join(unknown)}, not declared.")
     for spec in model_visible(book):
         found += tool_violations(spec)
+    for widget in framing_widgets(book):
+        if not widget.frame_reason.strip():
+            found.append(
+                f"widget {widget.name} frames {', '.join(widget.frame_domains)} without a reason; give "
+                "frame_reason= on its WidgetSpec (both directories ask why a widget embeds other sites)."
+            )
     return found
+
+
+def framing_widgets(book: ToolBook) -> list[WidgetSpec]:
+    """The book's widgets that declare frame domains, each once, in declaration order."""
+    widgets = {spec.widget.name: spec.widget for spec in book.tools.values() if spec.widget is not None}
+    return [widget for widget in widgets.values() if widget.frame_domains]
 
 
 def tool_violations(spec: ToolSpec) -> list[str]:

@@ -8,11 +8,13 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import jsonschema
+from jsonschema.exceptions import ValidationError
 
 import widget_mcp
-from widget_mcp.publishing.limits import model_visible
+from widget_mcp.publishing.limits import framing_widgets, model_visible
 from widget_mcp.toolkit.listing import ReviewCase
 from widget_mcp.toolkit.tools import ToolBook, ToolSpec
 
@@ -20,12 +22,50 @@ OPENAI_SCHEMA_URL = "https://developers.openai.com/apps-sdk/schemas/chatgpt-app-
 SERVER_SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
 SERVER_SCHEMA = Path(__file__).with_name("schemas") / "server.schema.json"
 REGISTRY_DESCRIPTION = 100
+_URI_FORMAT = jsonschema.FormatChecker()
+
+
+@_URI_FORMAT.checks("uri")
+def _absolute_uri(value: object) -> bool:
+    # jsonschema checks "uri" only with an optional package; the registry wants an absolute URL here
+    if not isinstance(value, str):
+        return True
+    parts = urlsplit(value)
+    return bool(parts.scheme and parts.netloc) and not any(c.isspace() for c in value)
 
 
 @cache
 def server_schema() -> dict[str, Any]:
+    """The MCP Registry's published schema (schemas/README.md says which and from where)."""
     loaded: dict[str, Any] = json.loads(SERVER_SCHEMA.read_text())
     return loaded
+
+
+def _field(error: ValidationError) -> str:
+    path = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in error.absolute_path)
+    return path.lstrip(".") or "the entry"
+
+
+def _cause(error: ValidationError) -> ValidationError:
+    # an anyOf failure names the object; the branch that failed least says which of its fields is wrong
+    while error.context:
+        branches: dict[object, list[ValidationError]] = {}
+        for sub in error.context:
+            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        closest = min(branches.values(), key=len)
+        error = max(closest, key=lambda sub: len(sub.absolute_path))
+    return error
+
+
+def registry_problems(entry: Mapping[str, Any]) -> list[str]:
+    """One sentence per field the registry's schema refuses, naming the field, in the draft the schema declares."""
+    schema = server_schema()
+    validator = jsonschema.validators.validator_for(schema)(schema, format_checker=_URI_FORMAT)
+    problems = []
+    for error in sorted(validator.iter_errors(entry), key=lambda e: [str(p) for p in e.absolute_path]):
+        cause = _cause(error)
+        problems.append(f"server.json: {_field(cause)} is refused by the MCP Registry's schema: {cause.message}.")
+    return problems
 
 
 def _visible_tools(book: ToolBook, case: ReviewCase) -> str:
@@ -89,7 +129,7 @@ def chatgpt_submission(book: ToolBook) -> dict[str, Any]:
 
 
 def server_json(book: ToolBook, *, name: str, url: str, website: str | None = None) -> dict[str, Any]:
-    """The MCP Registry entry: one `streamable-http` remote, validated against the vendored schema."""
+    """The MCP Registry entry: one `streamable-http` remote; `registry_problems` checks it against the schema."""
     assert book.listing is not None
     description = book.listing.subtitle[:REGISTRY_DESCRIPTION]
     entry: dict[str, Any] = {
@@ -102,7 +142,6 @@ def server_json(book: ToolBook, *, name: str, url: str, website: str | None = No
     }
     if website:
         entry["websiteUrl"] = website
-    jsonschema.Draft202012Validator(server_schema()).validate(entry)
     return entry
 
 
@@ -121,6 +160,10 @@ def claude_listing(
     lines += ["## Tools", "", "| tool | title | read-only | destructive | open world |", "|---|---|---|---|---|"]
     for spec in model_visible(book):
         lines.append(f"| `{spec.name}` | {spec.title} | {spec.read_only} | {spec.destructive} | {spec.open_world} |")
+    framing = framing_widgets(book)
+    if framing:
+        lines += ["", "## Embedded sites", "", "| widget | frames | why |", "|---|---|---|"]
+        lines += [f"| {w.name} | {', '.join(w.frame_domains)} | {w.frame_reason} |" for w in framing]
     lines += ["", "## Usage examples", ""]
     for number, case in enumerate(book.review_cases, start=1):
         lines += [f"### {number}. {case.description}", "", f"> {case.prompt}", ""]

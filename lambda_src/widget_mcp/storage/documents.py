@@ -220,9 +220,10 @@ class DocumentStore(Protocol):
         once: the document no longer exists to be kept."""
         ...
 
-    def every(self, owner: str, kind: str, limit: int) -> list[Document]:
+    def every(self, owner: str, kind: str, limit: int, *, after: str | None = None) -> list[Document]:
         """Up to `limit` of the owner's documents of a kind, newest first, read page by page (what an export or an
-        erasure walks); fewer than `limit` means there are no more."""
+        erasure walks); fewer than `limit` means there are no more. `after`: only those that sort after that id in
+        this order (older ones), whether or not a document of that id still exists: where a paged export resumes."""
         ...
 
     def hit(self, counter: str, window: str, limit: int, expires_at: int) -> bool:

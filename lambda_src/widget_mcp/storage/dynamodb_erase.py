@@ -15,7 +15,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from widget_mcp.storage.documents import Document, StoreBusy
 from widget_mcp.storage.dynamodb_calls import code, unavailable
-from widget_mcp.storage.items import doc_key, from_item, ledger_item, user_pk
+from widget_mcp.storage.items import doc_key, doc_sk, from_item, ledger_item, user_pk
 from widget_mcp.storage.ledger import LEDGER_ATTEMPTS, Ledger, ledger_backoff
 from widget_mcp.storage.table import PARTITION_KEY, SORT_KEY
 
@@ -90,28 +90,35 @@ class DynamoDbErase:
     def newest(self, owner: str, kind: str, limit: int) -> list[Document]:
         return self._page(owner, kind, limit, None)[0]
 
-    def every(self, owner: str, kind: str, limit: int) -> list[Document]:
+    def every(self, owner: str, kind: str, limit: int, *, after: str | None = None) -> list[Document]:
         found: list[Document] = []
         start: dict[str, Any] | None = None
         while len(found) < limit:
-            page, start = self._page(owner, kind, min(PAGE_SIZE, limit - len(found)), start)
-            found.extend(page)
+            page, start = self._page(owner, kind, min(PAGE_SIZE, limit - len(found)), start, after)
+            found.extend(doc for doc in page if doc.doc_id != after)
             if not start:
                 break
-        return found
+        return found[:limit]
 
     def _page(
-        self, owner: str, kind: str, limit: int, start: dict[str, Any] | None
+        self, owner: str, kind: str, limit: int, start: dict[str, Any] | None, after: str | None = None
     ) -> tuple[list[Document], dict[str, Any] | None]:
-        """One Query of the owner's documents of a kind, newest first, from `start`: them, and where the next begins
-        (None: there are no more)."""
+        """One Query of the owner's documents of a kind, newest first, from `start` (and no newer than the id
+        `after`, which the caller drops: BETWEEN is inclusive, and the item need not exist): them, and where the next
+        begins (None: there are no more)."""
         page: dict[str, Any] = {"ExclusiveStartKey": start} if start else {}
+        prefix = f"{kind.upper()}#"
+        if after is None:
+            condition, values = "begins_with(#sk, :prefix)", {":prefix": {"S": prefix}}
+        else:
+            condition = "#sk BETWEEN :prefix AND :after"
+            values = {":prefix": {"S": prefix}, ":after": {"S": doc_sk(kind, after)}}
         try:
             response = self.client.query(
                 TableName=self._table,
-                KeyConditionExpression="#pk = :pk AND begins_with(#sk, :prefix)",
+                KeyConditionExpression=f"#pk = :pk AND {condition}",
                 ExpressionAttributeNames={"#pk": PARTITION_KEY, "#sk": SORT_KEY},
-                ExpressionAttributeValues={":pk": {"S": user_pk(owner)}, ":prefix": {"S": f"{kind.upper()}#"}},
+                ExpressionAttributeValues={":pk": {"S": user_pk(owner)}, **values},
                 ScanIndexForward=False,
                 Limit=limit,
                 ReturnConsumedCapacity="TOTAL",

@@ -113,8 +113,13 @@ class InMemoryDocumentStore:
             if ledger_key in self._ledgers:
                 self._ledgers[ledger_key] = self._ledgers[ledger_key].forget(doc.doc_id, int(self._clock()))
 
-    def every(self, owner: str, kind: str, limit: int) -> list[Document]:
-        return self.newest(owner, kind, limit)
+    def every(self, owner: str, kind: str, limit: int, *, after: str | None = None) -> list[Document]:
+        if after is None:
+            return self.newest(owner, kind, limit)
+        with self._lock:
+            docs = [d for (o, k, i), d in self._items.items() if o == owner and k == kind and i < after]
+        docs.sort(key=lambda d: d.doc_id, reverse=True)
+        return copy.deepcopy(docs[:limit])
 
     def hit(self, counter: str, window: str, limit: int, expires_at: int) -> bool:
         key = (counter, window)

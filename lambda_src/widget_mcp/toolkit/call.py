@@ -64,6 +64,13 @@ class ResourceChanges(Protocol):
     def updated(self, uri: str) -> None: ...
 
 
+class Signer(Protocol):
+    """Signs the tokens a tool hands out and reads back (an export's cursor), each purpose under its own label."""
+
+    def sign(self, label: str, text: str) -> str: ...
+    def verify(self, label: str, text: str, mac: str) -> bool: ...
+
+
 @dataclass(frozen=True)
 class CallerClient:
     """What this request says about its client.
@@ -199,6 +206,8 @@ class ToolCall(Asking):
     # The widget session (a game's, a form's id) the call acts on: its declared id argument, then the id its result
     # names. Observers log only a keyed reference to it (observability.py), never the id.
     session_id: str | None = None
+    # The server's requestState key, for tokens a tool seals to its caller; None where a call runs as a task.
+    signer: Signer | None = None
     _admitted: bool = field(default=False, init=False, repr=False)
 
     @property

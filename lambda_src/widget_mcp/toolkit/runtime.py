@@ -218,6 +218,7 @@ class ToolRuntime:
             notify=notify,
             changes=self.changes,
             session_id=declared_id(spec.ids, arguments),
+            signer=self.request_states,
         )
         if admitted:
             call.admitted_already()

@@ -10,14 +10,16 @@ space and its documents live in the partition `space:<id>`, which no principal's
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from widget_mcp.storage.documents import Document, DocumentStore, StoreBusy, VersionConflict
 from widget_mcp.toolkit.errors import IdentityRequired, ToolError
 from widget_mcp.toolkit.ownership import StateOwner, capability_id
+from widget_mcp.toolkit.space_members import Memberships
 
 KIND = "space"
 PARTITION_PREFIX = "space:"
@@ -102,6 +104,11 @@ class Spaces:
         quota: int = QUOTA_SPACES,
     ) -> None:
         self._store, self._clock, self._ttl, self._quota = store, clock, ttl_days * 86_400, quota
+        self._members = Memberships(store, self._ttl, clock)
+
+    def _kept(self, space: Space) -> Space:
+        self._members.keep(space.space_id, space.name, space.owner, space.members, space.document.expires_at)
+        return space
 
     def create(self, owner: StateOwner, name: str) -> Space:
         """A new space owned by the caller, with no other member yet."""
@@ -114,7 +121,7 @@ class Spaces:
         stored = replace(owner, shared=PARTITION_PREFIX + space_id).create(
             self._store, doc, quota=self._quota, what="live spaces"
         )
-        return _space(stored)
+        return self._kept(_space(stored))
 
     def get(self, owner: StateOwner, space_id: str) -> Space:
         """The space, if the caller is its owner or a member; else SpaceNotFound."""
@@ -145,7 +152,10 @@ class Spaces:
 
     def remove_member(self, owner: StateOwner, space_id: str, member: str) -> Space:
         """The owner removes anyone but itself; a member may remove itself (leave)."""
-        return self._change(owner, space_id, lambda space: tuple(m for m in space.members if m != member), member)
+        left = self._change(owner, space_id, lambda space: tuple(m for m in space.members if m != member), member)
+        if member != left.owner:
+            self._members.drop(member, space_id)
+        return left
 
     def _change(
         self,
@@ -168,5 +178,35 @@ class Spaces:
                     raise SpaceNotFound(space_id) from exc
                 space = _space(exc.current)
                 continue
-            return _space(doc)
+            return self._kept(_space(doc))
         raise StoreBusy(KIND, _WRITE_ATTEMPTS)  # changed under it every time: nothing written, retry shortly
+
+    def erase_member(self, key: str, kinds: Sequence[str], budget: int) -> tuple[dict[str, int], bool]:
+        """A user's erasure, in spaces: each space `key` owns is deleted with its documents of `kinds`, it leaves each
+        space it is a member of (other members and their documents stay), and its membership documents go. At most
+        `budget` deletions: how many of each kind, and whether nothing of it is left in any space."""
+        erased: dict[str, int] = {}
+
+        def gone(partition: str, doc: Document) -> bool:
+            if sum(erased.values()) >= budget:
+                return False
+            self._store.delete(partition, doc)  # a counted space leaves its owner's quota ledger with it
+            erased[doc.kind] = erased.get(doc.kind, 0) + 1
+            return True
+
+        for pointer in self._members.of(key, budget + 1):
+            stored = self._store.get(PARTITION_PREFIX + pointer.doc_id, KIND, pointer.doc_id)
+            space = _space(stored) if stored is not None else None
+            if space is not None and space.owner == key:
+                for kind in kinds:
+                    for doc in self._store.every(space.partition, kind, budget + 1 - sum(erased.values())):
+                        if not gone(space.partition, doc):
+                            return erased, False
+                if not gone(space.partition, space.document):
+                    return erased, False
+            elif space is not None and key in space.members:
+                with contextlib.suppress(SpaceNotFound):  # expired or deleted meanwhile: nothing to leave
+                    self.remove_member(StateOwner(key), space.space_id, key)
+            if not gone(key, pointer):
+                return erased, False
+        return erased, True

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from widget_mcp.storage.documents import Document, DocumentStore
+from widget_mcp.toolkit.space_members import MEMBERSHIP
+from widget_mcp.toolkit.spaces import Spaces
 
 # The most documents one export reads, and one erasure deletes: a call stays well inside the function's 20 s timeout
 # (a delete is one request, a counted one a read and a transaction: 200 of those about 4 s at 10 ms a request), and a
@@ -16,6 +18,8 @@ BATCH = 500
 ERASE_BATCH = 200
 # The most JSON one export carries (its text repeats it): well under Lambda's 6 MB response, whatever the items' size.
 EXPORT_BYTES = 1024 * 1024
+# The export names the spaces a user owns or belongs to (toolkit/spaces.py) as this app's items.
+SPACES = "spaces"
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,15 @@ class Exported:
     counts: dict[str, int]
 
 
+@dataclass(frozen=True)
+class Position:
+    """Where a paged export resumes: after the document `after` of `kind` (in `app`), in the export's order."""
+
+    app: str
+    kind: str
+    after: str
+
+
 def exported(app: str, doc: Document) -> Exported:
     return Exported(app, doc.kind, doc.doc_id, doc.created_at, doc.updated_at, doc.expires_at, doc.body, doc.counts)
 
@@ -39,24 +52,43 @@ class MyData:
 
     def __init__(self, store: DocumentStore, kinds: Callable[[], Mapping[str, tuple[str, ...]]]) -> None:
         self._store, self._kinds = store, kinds
+        self._spaces = Spaces(store)
 
-    def export(self, partition: str) -> tuple[list[Exported], bool]:
-        """The user's documents (newest first within each kind), and whether that is all of them."""
+    def _exported_kinds(self) -> dict[str, tuple[str, ...]]:
+        return {**self._kinds(), SPACES: (MEMBERSHIP,)}
+
+    def knows(self, position: Position) -> bool:
+        return position.kind in self._exported_kinds().get(position.app, ())
+
+    def export(self, partition: str, start: Position | None = None) -> tuple[list[Exported], Position | None]:
+        """The user's documents, app by app and kind by kind, newest first within each kind, from `start` (the
+        beginning if None): them, and where the next call resumes (None: that was the last of them)."""
         found: list[Exported] = []
         size = 0
-        for app, kinds in self._kinds().items():
+        skipping = start is not None
+        for app, kinds in self._exported_kinds().items():
             for kind in kinds:
-                for doc in self._store.every(partition, kind, BATCH + 1 - len(found)):
+                after = None
+                if start is not None and skipping:
+                    if (app, kind) != (start.app, start.kind):
+                        continue  # passed on an earlier page
+                    skipping, after = False, start.after
+                for doc in self._store.every(partition, kind, BATCH + 1 - len(found), after=after):
                     size += len(json.dumps([doc.body, doc.counts], ensure_ascii=False).encode()) + 200
                     if len(found) == BATCH or size > EXPORT_BYTES:
-                        return found, False
+                        last = found[-1]  # an item is at most 400 KB, so the first always fits
+                        return found, Position(last.app, last.kind, last.doc_id)
                     found.append(exported(app, doc))
-        return found, True
+        return found, None
 
     def erase(self, partition: str) -> tuple[dict[str, int], bool]:
-        """Delete the user's documents: how many of each kind, and whether none is left."""
-        erased: dict[str, int] = {}
-        done = 0
+        """Delete the user's documents, its spaces' and its memberships (Spaces.erase_member) first: how many of each
+        kind, and whether none is left."""
+        every_kind = tuple(dict.fromkeys(kind for kinds in self._kinds().values() for kind in kinds))
+        erased, complete = self._spaces.erase_member(partition, every_kind, ERASE_BATCH)
+        if not complete:
+            return erased, False
+        done = sum(erased.values())
         for kinds in self._kinds().values():
             for kind in kinds:
                 room = ERASE_BATCH - done

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from widget_mcp.apps.my_data.cursor import MAX_CURSOR, InvalidCursor, open_cursor, seal
 from widget_mcp.apps.my_data.names import ERASE_TOOL, EXPORT_TOOL
-from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult
+from widget_mcp.toolkit import ToolBook, ToolCall, ToolError, ToolResult
 
 if TYPE_CHECKING:
     from widget_mcp.apps.my_data.service import MyData
@@ -22,6 +23,16 @@ WHAT = "Your data"
 
 class NoInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class ExportIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    cursor: str | None = Field(
+        default=None,
+        max_length=MAX_CURSOR,
+        description="The nextCursor of the previous export_my_data result, to continue where it stopped.",
+    )
 
 
 class StoredItem(BaseModel):
@@ -37,7 +48,10 @@ class StoredItem(BaseModel):
 
 class ExportOut(BaseModel):
     items: list[StoredItem]
-    complete: bool = Field(description="False: there are more items than one export carries; the newest are here.")
+    complete: bool = Field(description="False: there are more items; call again with nextCursor for the next ones.")
+    nextCursor: str | None = Field(  # noqa: N815 (the wire name, as MCP spells its own cursors)
+        default=None, description="Present while incomplete: pass it as `cursor` to the next export_my_data call."
+    )
 
 
 class EraseOut(BaseModel):
@@ -82,7 +96,8 @@ def build_book(context: AppContext) -> ToolBook:
         title="Export my data",
         description=(
             "Returns every item this server keeps for the signed-in user, across its apps (games, forms and the "
-            "like), with when each was made, last changed and will expire. Changes nothing."
+            "like), with when each was made, last changed and will expire, a page at a time (nextCursor continues "
+            "it). Changes nothing."
         ),
         output=ExportOut,
         read_only=True,
@@ -92,11 +107,20 @@ def build_book(context: AppContext) -> ToolBook:
         invoking="Gathering your data…",
         invoked="Data gathered",
     )
-    def export_my_data(args: NoInput, call: ToolCall) -> ToolResult:
+    def export_my_data(args: ExportIn, call: ToolCall) -> ToolResult:
         partition = partition_of(call)
         if partition is None:
+            if args.cursor is not None:
+                raise InvalidCursor()  # no export gave a caller without identity a cursor
             return ToolResult(structured=ExportOut(items=[], complete=True), narration="0 items." + NOTHING_OF_YOURS)
-        docs, complete = my_data().export(partition)
+        if call.signer is None:
+            raise ToolError("Export cannot run in the background; call it directly.", code="invalid_request")
+        start = None
+        if args.cursor is not None:
+            start = open_cursor(call.signer, partition, args.cursor)
+            if not my_data().knows(start):  # sealed by this server, for an app or kind it no longer serves
+                raise InvalidCursor()
+        docs, resume = my_data().export(partition, start)
         items = [
             StoredItem(
                 app=d.app,
@@ -110,8 +134,11 @@ def build_book(context: AppContext) -> ToolBook:
             )
             for d in docs
         ]
-        more = "" if complete else " There are more; these are the newest."
-        return ToolResult(structured=ExportOut(items=items, complete=complete), narration=f"{len(items)} items.{more}")
+        if resume is None:
+            out = ExportOut(items=items, complete=True)
+            return ToolResult(structured=out, narration=f"{len(items)} items.")
+        out = ExportOut(items=items, complete=False, nextCursor=seal(call.signer, partition, resume))
+        return ToolResult(structured=out, narration=f"{len(items)} items. There are more: call again with nextCursor.")
 
     @book.tool(
         name=ERASE_TOOL,
