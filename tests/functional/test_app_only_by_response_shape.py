@@ -4,12 +4,12 @@ cannot carry input requests but whose session still says what it shows). Raw HTT
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
+from raw_session import RawSession
 from servers import serve
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
@@ -18,7 +18,6 @@ from widget_mcp.toolkit.client_surface import app_only
 from widget_mcp.toolkit.widgets import APP_MIME_TYPE
 from widget_mcp.wiring import build_app, build_core
 
-VERSION = "2025-11-25"
 ACCEPTS = {"json only": "application/json", "event stream": "application/json, text/event-stream"}
 # What an MCP Apps host declares in `initialize`.
 SHOWS_APPS = {"extensions": {APPS_EXTENSION: {"mimeTypes": [APP_MIME_TYPE]}}}
@@ -31,46 +30,6 @@ def mcp_url(settings: Settings) -> Iterator[str]:
         yield f"{url}/mcp"
 
 
-def _message(response: httpx.Response) -> dict[str, Any]:
-    """The JSON-RPC response a POST answered with, as JSON or as the last message of its event stream."""
-    assert response.status_code == 200, response.text
-    if response.headers["content-type"].startswith("application/json"):
-        body: dict[str, Any] = response.json()
-        return body
-    lines = [line[5:].strip() for line in response.text.splitlines() if line.startswith("data:")]
-    messages = [json.loads(line) for line in lines if line]
-    return next(m for m in reversed(messages) if "id" in m)
-
-
-class Session:
-    """A 2025-11-25 client over raw HTTP: one initialize, then requests naming the session it was given."""
-
-    def __init__(self, http: httpx.Client, url: str, accept: str, capabilities: dict[str, Any]) -> None:
-        self._http, self._url, self._next = http, url, 1
-        self._headers = {"accept": accept, "content-type": "application/json", "mcp-protocol-version": VERSION}
-        params = {
-            "protocolVersion": VERSION,
-            "capabilities": capabilities,
-            "clientInfo": {"name": "agent", "version": "1"},
-        }
-        started = self._post({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": params})
-        self._headers["mcp-session-id"] = started.headers["mcp-session-id"]
-        self._post({"jsonrpc": "2.0", "method": "notifications/initialized"})
-
-    def _post(self, message: dict[str, Any]) -> httpx.Response:
-        return self._http.post(self._url, json=message, headers=self._headers)
-
-    def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        self._next += 1
-        answer = _message(self._post({"jsonrpc": "2.0", "id": self._next, "method": method, "params": params}))
-        assert "result" in answer, answer
-        result: dict[str, Any] = answer["result"]
-        return result
-
-    def call(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        return self.request("tools/call", {"name": tool, "arguments": arguments})
-
-
 def _code(result: dict[str, Any]) -> str | None:
     code = ((result.get("_meta") or {}).get("error") or {}).get("code")
     return code if isinstance(code, str) else None
@@ -81,8 +40,8 @@ def test_a_client_known_not_to_show_widgets_is_refused_each_app_only_tool_as_jso
     mcp_url: str, accept: str
 ) -> None:
     with httpx.Client(timeout=10) as http:
-        bare = Session(http, mcp_url, accept, {})
-        host = Session(http, mcp_url, accept, SHOWS_APPS)
+        bare = RawSession(http, mcp_url, accept, {})
+        host = RawSession(http, mcp_url, accept, SHOWS_APPS)
         only_for_apps = [t["name"] for t in host.request("tools/list", {})["tools"] if app_only(t)]
         assert "submit_form" in only_for_apps  # the registry declares it app-only (the forms widget's tool)
         form_id = bare.call("ask_question", {"question": FLAT})["structuredContent"]["formId"]
