@@ -151,13 +151,15 @@ def _catalog_error(exc: CatalogError, protocol_version: str) -> MCPError:
 
 def caller_client(ctx: ServerRequestContext[Any]) -> CallerClient:
     """What the request says about its client: 2026-07-28 requests carry their capabilities every time; a
-    2025-11-25 call whose stream can carry input requests, the ones its session kept (transport/resumption.py)."""
+    2025-11-25 request, the ones its session kept (transport/resumption.py), whether or not its stream can carry
+    input requests."""
     stateless = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
     if not stateless:
         info = ctx.request if isinstance(ctx.request, RequestInfo) else None
         if info is not None and info.session_capabilities is not None:
             kept, name = info.session_capabilities, info.session_client
-            return CallerClient(ctx.protocol_version, False, kept, resumable_stream=True, client_name=name)
+            resumable = info.resumable_stream
+            return CallerClient(ctx.protocol_version, False, kept, resumable_stream=resumable, client_name=name)
         return CallerClient(ctx.protocol_version, False, None)
     meta = ctx.meta or {}
     capabilities = meta.get(CLIENT_CAPABILITIES_META_KEY)

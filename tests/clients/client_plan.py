@@ -96,6 +96,19 @@ def readers_of(tool: str) -> list[str]:
     ]
 
 
+def shown_again_by(tool: str) -> list[str]:
+    """The model-visible tools with a widget that take an id `tool`'s result makes (show_form for a form), as
+    declared: they show it again."""
+    return [
+        name
+        for name, spec in SPECS.items()
+        if spec.widget is not None
+        and spec.visibility != "private"
+        and name != tool
+        and tool in {p.spec.name for p in id_fields(name).values()}
+    ]
+
+
 def chat_answer(form: dict[str, Any]) -> dict[str, Any]:
     """A user's answer to every field of `form` (a JSON schema): a string, or a number at its minimum."""
     return {

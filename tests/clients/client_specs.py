@@ -37,6 +37,9 @@ class ClientSpec:
     answers_input: tuple[str, ...] = ()
     # Whether its driver, there, can also declare the MCP Apps extension (mcp 1.x declares no extensions).
     declares_extensions: bool = True
+    # Whether its driver sees the HTTP requests its client sends (the late-answer and unanswered scenarios count the
+    # stream's resumptions): a proxy sends them from a process of its own.
+    sees_requests: bool = True
 
     @property
     def name(self) -> str:
@@ -84,6 +87,8 @@ CLIENTS: tuple[ClientSpec, ...] = (
         (_node(), str(NODE / "mcp_remote.mjs")),
         NODE / "node_modules" / "mcp-remote" / "package.json",
         "hosts that speak only stdio, through the proxy (the TypeScript SDK v1 client on its stdin)",
+        (HANDSHAKE,),
+        sees_requests=False,
     ),
     ClientSpec(
         "python_sdk_2_3_0",
@@ -129,5 +134,5 @@ ANSWERING_ERA_IDS = [f"{spec.key}-{era.replace('-', '_')}" for spec, era in ANSW
 EXTENSION_ERAS = tuple((spec, era) for spec, era in ANSWERING_ERAS if spec.declares_extensions)
 EXTENSION_ERA_IDS = [f"{spec.key}-{era.replace('-', '_')}" for spec, era in EXTENSION_ERAS]
 # Those in the handshake era, where the questions come on the call's stream and the client resumes it.
-RESUMING_ERAS = tuple((spec, era) for spec, era in ANSWERING_ERAS if era == HANDSHAKE)
+RESUMING_ERAS = tuple((spec, era) for spec, era in ANSWERING_ERAS if era == HANDSHAKE and spec.sees_requests)
 RESUMING_ERA_IDS = [f"{spec.key}-{era.replace('-', '_')}" for spec, era in RESUMING_ERAS]

@@ -12,7 +12,16 @@ from typing import Any
 import pytest
 from agent_specs import AGENT_IDS, AGENTS, OFFERS_APP_ONLY, UNREAD_ERRORS
 from client_driver import Driver, running
-from client_plan import SPECS, chat_answer, example_arguments, form_tools, id_fields, invalid_arguments, readers_of
+from client_plan import (
+    SPECS,
+    chat_answer,
+    example_arguments,
+    form_tools,
+    id_fields,
+    invalid_arguments,
+    readers_of,
+    shown_again_by,
+)
 from client_session import ClientSession
 from client_specs import ClientSpec
 from served_tools import SERVED_TOOLS
@@ -251,7 +260,9 @@ def test_each_agents_model_that_cannot_be_shown_the_form_is_told_so_and_records_
 def test_no_agents_model_ever_reads_a_forms_answer_key(agent: Agent, tool: str) -> None:
     seen = agent.run(tool, example_arguments(tool), {"action": "decline"} if agent.elicits else None)
     form_id = next((obj["formId"] for obj in seen.objects if "formId" in obj), None)
-    shown = [agent.run(reader, {"formId": form_id}) for reader in readers_of(tool)] if form_id else []
+    # Read back, and shown again (a fresh key for its widget): neither hands the model a key.
+    again = [*readers_of(tool), *shown_again_by(tool)]
+    shown = [agent.run(other, {"formId": form_id}) for other in again] if form_id else []
     assert shown or not form_id, f"no tool reads back {tool}'s form: this test checks only {tool}'s own result"
     for what in (seen, *shown):
         assert not any(ANSWER_KEY_META in obj for obj in what.objects), f"{what.where}: the model read {what.seen}"

@@ -91,7 +91,7 @@ from widget_mcp.transport.resumption import (
     SuspendCall,
     TooManyRequests,
 )
-from widget_mcp.transport.session_listing import LISTED_BY_SESSION, listing_key
+from widget_mcp.transport.session_listing import READ_BY_SESSION, listing_key
 from widget_mcp.transport.stream_gets import StreamGets
 from widget_mcp.transport.subscriptions import Subscriptions
 
@@ -127,10 +127,13 @@ class RequestInfo:
     locate_source: Callable[[], str | None] | None = None
     # Where a tools/call's notifications go, when the client accepts an event stream.
     events: CallEvents | None = None
-    # A 2025-11-25 client's capabilities and name, from its signed session (resumption.py), when the call's stream
-    # can carry its input requests or the answer depends on them (session_listing.py); None otherwise.
+    # A 2025-11-25 client's capabilities and name, from its signed session (resumption.py), for a request whose
+    # answer depends on them (session_listing.py); None otherwise.
     session_capabilities: Mapping[str, Any] | None = None
     session_client: str | None = None
+    # The call's event stream can carry its input requests and be resumed for their answers (a JSON-only call's
+    # cannot: its session still says what the client shows).
+    resumable_stream: bool = False
     # The 2025-11-25 client's verified session (its nonce), when RESUMABLE_STREAMS is on; None otherwise.
     session_id: str | None = None
     # The call was counted against its caller's rate limit already (a kept call's rerun, admitted by its GET).
@@ -157,8 +160,10 @@ class _Exchange:
     client_capabilities: Any = None
     peer: str | None = None
     events: CallEvents | None = None
-    # A 2025-11-25 call whose stream can carry input requests (RESUMABLE_STREAMS), and the kept call it resumes.
+    # A 2025-11-25 request's session (RESUMABLE_STREAMS), whether its stream can carry input requests, and the kept
+    # call it resumes.
     session: Session | None = None
+    resumable: bool = False
     resuming: Resuming | None = None
     caller: Caller = field(default_factory=Caller)
 
@@ -584,7 +589,7 @@ class McpEndpoint:
             # A call's id rides in its stream's event ids: one too long for a header is not resumed (its client
             # gets `input_unsupported` if the tool asks).
             resumable = events is not None and len(json.dumps(rid)) <= MAX_RESUMABLE_ID_LENGTH
-            needs_session = resumable or method in SESSION_METHODS or method in LISTED_BY_SESSION
+            needs_session = resumable or method in SESSION_METHODS or method in READ_BY_SESSION
             if self._streams is not None and needs_session and version == RESUMING_VERSION:
                 session = self._streams.session(headers.get("mcp-session-id"))
             exchange = _Exchange(
@@ -598,6 +603,7 @@ class McpEndpoint:
                 peer=peer,
                 events=events,
                 session=session,
+                resumable=resumable and session is not None,
                 resuming=resuming if session is not None else None,
             )
 
@@ -682,8 +688,8 @@ class McpEndpoint:
 
     def _serve(self, exchange: _Exchange, key: Key | None) -> HttpReply | Pending:
         connection = envelope_connection(exchange.version, exchange.client_info, exchange.client_capabilities)
-        # What the client declared, for a call whose stream can carry input requests, or a request answered by it.
-        session = exchange.session if exchange.events is not None or exchange.method in LISTED_BY_SESSION else None
+        # What the client declared, for a request answered by it (a call's stream may carry input requests too).
+        session = exchange.session if exchange.resumable or exchange.method in READ_BY_SESSION else None
         dctx = SingleExchangeContext(
             transport=TransportContext(kind="streamable-http", can_send_request=False, headers=exchange.headers),
             request_id=exchange.rid,
@@ -697,6 +703,7 @@ class McpEndpoint:
                     events=exchange.events,
                     session_capabilities=session.capabilities if session is not None else None,
                     session_client=session.client_name if session is not None else None,
+                    resumable_stream=exchange.resumable,
                     session_id=exchange.session.nonce if exchange.session is not None else None,
                     admitted=exchange.resuming is not None,
                 )

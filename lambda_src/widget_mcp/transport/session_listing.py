@@ -4,7 +4,8 @@ That revision declares the client's capabilities once, in `initialize`; with RES
 keeps them (resumption.py), so a `tools/list` that names its session can leave out the app-only tools for a client
 known not to show widgets (toolkit/client_surface.py). Its answer is cached (answer_cache.py), so the key of a
 session known not to show widgets is one of its own: such a session and one that shows widgets (or one the server
-knows nothing of) never share an answer.
+knows nothing of) never share an answer. A `tools/call` reads the session too, whatever its response's shape (an event
+stream or JSON alone), so an app-only tool the listing left out is refused there (`app_only`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from widget_mcp.transport.resumption import Session
 
 # The 2025-11-25 requests whose answer depends on what the session's client shows.
 LISTED_BY_SESSION = frozenset({"tools/list"})
+# The 2025-11-25 requests served with what the session's client declared: its listing, and its calls.
+READ_BY_SESSION = LISTED_BY_SESSION | {"tools/call"}
 # Marks the cache key of an answer for a client known not to show widgets.
 _NO_WIDGETS = " (no widgets)"
 

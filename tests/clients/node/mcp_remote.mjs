@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { FormUser, serveCommands, sessionCommands } from "./driver_loop.mjs";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { capabilitiesFor, FormUser, serveCommands, sessionCommands } from "./driver_loop.mjs";
 
 const [url] = process.argv.slice(2);
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -20,9 +21,12 @@ const commands = sessionCommands(session, user);
 let configDir = null;
 
 await serveCommands({
-  async connect() {
+  // `declares`: what the stdio host says it can do (driver_loop.mjs, capabilitiesFor); the proxy passes it on, and
+  // passes the server's input requests back to a host that elicits.
+  async connect({ declares = [] }) {
     configDir = mkdtempSync(join(tmpdir(), "mcp-remote-"));
-    const client = new Client({ name: "widget-mcp client matrix", version: "1.0.0" }, { capabilities: {} });
+    const client = new Client({ name: "widget-mcp client matrix", version: "1.0.0" }, { capabilities: capabilitiesFor(declares) });
+    if (declares.includes("elicitation")) client.setRequestHandler(ElicitRequestSchema, (request) => user.elicit(request));
     let negotiated = null;
     const request = client.request.bind(client);
     client.request = async (req, schema, options) => {

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from widget_mcp.apps.registry import AppContext
 
 DGUI_VERSION = "0.1"
+SHOW_TOOL = "show_form"
 # The `_meta` key of every result that carries a form: the bounds it was accepted under, for the widget, which sizes
 # its drawing bound to them (widget_bundles/src/form/complexity.ts).
 LIMITS_KEY = "dgui_limits"
@@ -253,9 +254,47 @@ class FormHandlers:
                 )
         return ToolResult(structured=payload, narration=narration, meta=meta, widget_session_id=session.form_id)
 
+    def show_form(self, args: FormIdInput, call: ToolCall) -> ToolResult:
+        """A pending form shown again (its first result, and the key in it, may be gone: a reloaded widget, a form
+        asked in another conversation). Where it may be shown, its widget gets a fresh answer key and the stored hash
+        is replaced, so a key any earlier copy held answers it no more; where it cannot be, its fields as text. A
+        form that is answered, or was asked natively, reads back as get_form_response does."""
+        shows = shows_widgets(call.client, call.request_meta, call.principal)
+        key, hashed = new_key() if shows is not False else (None, None)
+
+        def reshown(session: FormSession) -> FormSession:
+            if session.complete or session.asked_natively:
+                return session
+            return replace(
+                session,
+                key_hash=hashed if hashed is not None else session.key_hash,
+                in_chat=session.in_chat or shows is not True,
+            )
+
+        with _dgui_errors():
+            session = self.service.reshow(_owner(call), args.form_id, reshown)
+        if session.complete or session.asked_natively:
+            return self._read_back(session)
+        payload = form_payload(session, session.current)
+        step = _of(session.current, len(session.steps))
+        meta = limits_meta(self.service.limits)
+        if key is not None:
+            meta[ANSWER_KEY_META] = key
+        if shows is True:
+            title = payload.title or "Please fill in"
+            narration = f"Showing the form again: {title}{step}. Form id {session.form_id}."
+        else:
+            narration = chat_text(
+                session.form_id, payload.title, payload.form_schema, maybe_shown=shows is None, step=step
+            )
+        return ToolResult(structured=payload, narration=narration, meta=meta, widget_session_id=session.form_id)
+
     def get_form_response(self, args: FormIdInput, call: ToolCall) -> ToolResult:
         with _dgui_errors():
             session = self.service.get(_owner(call), args.form_id)
+        return self._read_back(session)
+
+    def _read_back(self, session: FormSession) -> ToolResult:
         steps = len(session.steps)
         if session.complete:
             data = session.answers()
@@ -272,6 +311,8 @@ class FormHandlers:
                 if session.current == 0
                 else (f"The user has answered {session.current} of {steps} steps so far.")
             )
+            if not session.in_chat and not session.asked_natively:
+                narration += f" If the user no longer sees it, show it again with {SHOW_TOOL}."
             if session.asked_natively:
                 narration = _NOT_ANSWERED_NATIVELY.format(form_id=session.form_id)
             elif session.in_chat:

@@ -110,6 +110,18 @@ class FormService:
             return Submitted(current.session, index, repeated=True)
         return Submitted(session, index, repeated=False)
 
+    def reshow(self, owner: StateOwner, form_id: str, change: Callable[[FormSession], FormSession]) -> FormSession:
+        """The form after `change` (who may answer it, as it is shown again), stored when it changed anything."""
+        stored = self._load(owner, form_id)
+        session = change(stored.session)
+        if session == stored.session:
+            return session
+        try:
+            self._forms.save(owner, stored, session)
+        except VersionConflict as exc:
+            raise FormChanged(form_id) from exc
+        return session
+
     def get(self, owner: StateOwner, form_id: str) -> FormSession:
         return self._load(owner, form_id).session
 

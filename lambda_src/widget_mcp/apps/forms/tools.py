@@ -1,6 +1,6 @@
-"""The DGUI tools as hosts see them: ask_question shows a form, submit_form (widget only) stores the answer,
-get_form_response reads it back. Their handlers (handlers.py) load on the first forms call, with the service and
-the forms domain: listing the tools loads neither."""
+"""The DGUI tools as hosts see them: ask_question shows a form (show_form again), submit_form (widget only) stores
+the answer, get_form_response reads it back. Their handlers (handlers.py) load on the first forms call, with the
+service and the forms domain: listing the tools loads neither."""
 
 from __future__ import annotations
 
@@ -339,6 +339,35 @@ def build_book(context: AppContext) -> ToolBook:
     )
     def get_form_response(args: FormIdInput, call: ToolCall) -> ToolResult:
         return forms().get_form_response(args, call)
+
+    @book.tool(
+        name="show_form",
+        justify={
+            "read_only": "Replaces the form's answer key with the one it gives the widget, so it writes state.",
+            "open_world": PRIVATE_FORMS,
+            "destructive": "Overwrites the form's answer key, so a widget that showed the form before can no longer "
+            "answer it; no question or answer changes.",
+        },
+        ids=FORM_IDS,
+        sign_in=FORMS_SCOPE,
+        title="Show a form again",
+        description=(
+            "Shows the user again a form ask_question showed that is not answered yet (the user no longer sees it, "
+            "or it was asked in another conversation), at the step they reached. Where this client cannot show "
+            "forms, the result lists the fields instead: ask in chat, then record the answers with "
+            "record_form_answer. An answered form reads back its answers, as get_form_response does."
+        ),
+        output=(FormPayload, ResponsePayload),
+        error_output=DguiError,
+        read_only=False,
+        destructive=True,
+        open_world=False,
+        invoking="Showing the form…",
+        invoked="Form shown",
+        widget=FORM,
+    )
+    def show_form(args: FormIdInput, call: ToolCall) -> ToolResult:
+        return forms().show_form(args, call)
 
     declare_review(book)
     return book
