@@ -46,7 +46,7 @@ def _split(result: Mapping[str, Any]) -> tuple[int, int, int]:
 
 
 async def _results() -> list[tuple[str, dict[str, Any]]]:
-    from widget_mcp.apps.forms.tools import EXAMPLE_QUESTION
+    from widget_mcp.apps.forms.inputs import EXAMPLE_QUESTION
     from widget_mcp.toolkit.call import CallerClient
 
     runtime = _runtime()

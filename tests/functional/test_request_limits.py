@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from argument_caps import Unplanned, declared_arguments, plan_over_cap
 from served_tools import SERVED_TOOLS
-from widget_mcp.apps.forms.tools import MAX_ANSWER_BYTES, MAX_METADATA_BYTES
+from widget_mcp.apps.forms.inputs import MAX_ANSWER_BYTES, MAX_METADATA_BYTES
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.wiring import Core, build_core

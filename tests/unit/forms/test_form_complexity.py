@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
-from widget_mcp.apps.forms import tools
+from widget_mcp.apps.forms import inputs
 from widget_mcp.apps.forms.domain import (
     FormLimits,
     FormSession,
@@ -112,7 +112,7 @@ def test_enum_const_and_unique_items_judge_as_jsonschema_does(keyword: str, valu
 
 
 def test_the_tools_refuse_answers_deeper_than_the_schema_reading_covers() -> None:
-    assert tools.MAX_ANSWER_DEPTH == MAX_ANSWER_DEPTH
+    assert inputs.MAX_ANSWER_DEPTH == MAX_ANSWER_DEPTH
 
 
 class _Unread:

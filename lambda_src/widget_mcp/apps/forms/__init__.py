@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING
 from widget_mcp.apps.forms.tools import build_book
 
 if TYPE_CHECKING:
-    from widget_mcp.apps.registry import AppContext
-    from widget_mcp.toolkit import ToolBook
+    from widget_mcp import AppContext, ToolBook
 
 __all__ = ["tool_book"]
 

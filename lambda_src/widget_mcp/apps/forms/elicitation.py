@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from widget_mcp.toolkit import Elicitation
+from widget_mcp import Elicitation
 
 _PRIMITIVES = {"string", "number", "integer", "boolean"}
 _PROPERTY_KEYS = {"type", "title", "description", "default", "enum", "enumNames", "oneOf", "minimum", "maximum"}

@@ -10,22 +10,41 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from widget_mcp import (
+    IdentityRequired,
+    ItemOverBudget,
+    QuotaExceeded,
+    QuotaFull,
+    RateLimited,
+    StateOwner,
+    StoreBusy,
+    TooLarge,
+    ToolCall,
+    ToolError,
+    ToolResult,
+    TooManyAtOnce,
+    elicits_forms,
+    shows_widgets,
+)
 from widget_mcp.apps.forms.answer_keys import ANSWER_KEY_META, new_key, opens
 from widget_mcp.apps.forms.chat_fallback import RECORD_TOOL, chat_text
 from widget_mcp.apps.forms.domain import FormError, FormLimits, FormSession, InvalidAnswer
 from widget_mcp.apps.forms.elicitation import as_elicitation
+from widget_mcp.apps.forms.inputs import (
+    MAX_ANSWER_BYTES,
+    AskInput,
+    ChatAnswerInput,
+    DguiError,
+    FormIdInput,
+    FormPayload,
+    ResponsePayload,
+    SubmitInput,
+)
 from widget_mcp.apps.forms.repository import FormRepository
 from widget_mcp.apps.forms.service import AnswerCheck, FormChanged, FormNotFound, FormService, NotAnswerable
-from widget_mcp.apps.forms.tools import MAX_ANSWER_BYTES, DguiError, FormPayload, ResponsePayload
-from widget_mcp.storage.documents import ItemOverBudget, QuotaFull, StoreBusy
-from widget_mcp.toolkit import ToolCall, ToolError, ToolResult
-from widget_mcp.toolkit.client_surface import elicits_forms, shows_widgets
-from widget_mcp.toolkit.errors import IdentityRequired, QuotaExceeded, RateLimited, TooLarge, TooManyAtOnce
-from widget_mcp.toolkit.ownership import StateOwner
 
 if TYPE_CHECKING:
-    from widget_mcp.apps.forms.tools import AskInput, ChatAnswerInput, FormIdInput, SubmitInput
-    from widget_mcp.apps.registry import AppContext
+    from widget_mcp import AppContext
 
 DGUI_VERSION = "0.1"
 SHOW_TOOL = "show_form"

@@ -6,9 +6,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from widget_mcp import Document, DocumentStore, StateOwner, capability_id, time_ordered_id
 from widget_mcp.apps.forms.domain import FormSession
-from widget_mcp.storage.documents import Document, DocumentStore, time_ordered_id
-from widget_mcp.toolkit.ownership import StateOwner, capability_id
 
 KIND = "form"
 DAY = 86_400

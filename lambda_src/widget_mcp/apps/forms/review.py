@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from widget_mcp.toolkit import ToolBook
-from widget_mcp.toolkit.listing import Listing, NegativeCase, ReviewCall, ReviewCase
+from widget_mcp import Listing, NegativeCase, ReviewCall, ReviewCase, ToolBook
 
 FORM = "{{formId}}"
 TRIP: dict[str, Any] = {

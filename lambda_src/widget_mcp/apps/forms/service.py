@@ -6,10 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from widget_mcp import StateOwner, VersionConflict
 from widget_mcp.apps.forms.domain import FormLimits, FormSession
 from widget_mcp.apps.forms.repository import FormRepository, StoredForm
-from widget_mcp.storage.documents import VersionConflict
-from widget_mcp.toolkit.ownership import StateOwner
 
 
 class FormNotFound(ValueError):
