@@ -23,8 +23,7 @@ from typing import TYPE_CHECKING
 from widget_mcp.apps.$name.tools import declare
 
 if TYPE_CHECKING:
-    from widget_mcp.apps.registry import AppContext
-    from widget_mcp.toolkit import ToolBook
+    from widget_mcp import AppContext, ToolBook
 
 __all__ = ["tool_book"]
 
@@ -41,7 +40,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from widget_mcp.toolkit import DISPLAY_HOST, ToolBook, ToolCall, ToolResult
+from widget_mcp import DISPLAY_HOST, ToolBook, ToolCall, ToolResult
 
 if TYPE_CHECKING:
 $type_imports
@@ -172,11 +171,10 @@ HANDLERS = '''"""The $title app's handlers: take the caller's owner, call the se
 
 from __future__ import annotations
 
+from widget_mcp import DocumentStore, ToolCall, ToolResult
 from widget_mcp.apps.$name.repository import Notes
 from widget_mcp.apps.$name.service import Note, NoteService
 from widget_mcp.apps.$name.tools import AddInput, EditInput, NoteInput, NoteOutput
-from widget_mcp.storage.documents import DocumentStore
-from widget_mcp.toolkit import ToolCall, ToolResult
 
 WHAT = "Notes"  # names the state in an identity_required error
 
@@ -214,10 +212,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from widget_mcp import Document, StateOwner, ToolError, VersionConflict, capability_id, time_ordered_id
 from widget_mcp.apps.$name.repository import Notes
-from widget_mcp.storage.documents import Document, VersionConflict, time_ordered_id
-from widget_mcp.toolkit import ToolError
-from widget_mcp.toolkit.ownership import StateOwner, capability_id
 
 
 class NoteNotFound(ToolError):
@@ -319,8 +315,7 @@ atomic counter."""
 
 from __future__ import annotations
 
-from widget_mcp.storage.documents import Document, DocumentStore
-from widget_mcp.toolkit.ownership import StateOwner
+from widget_mcp import Document, DocumentStore, StateOwner
 
 KIND = "note"
 TTL_SECONDS = 30 * 86_400  # kept 30 days after its last edit
@@ -350,10 +345,7 @@ class Notes:
 
 
 def _fill(template: str, name: str) -> str:
-    # sorted as ruff's isort sorts them: where the app's module goes depends on its name ("team_list" > "registry")
-    type_imports = sorted(
-        [f"from widget_mcp.apps.{name}.handlers import Handlers", "from widget_mcp.apps.registry import AppContext"]
-    )
+    type_imports = ["from widget_mcp import AppContext", f"from widget_mcp.apps.{name}.handlers import Handlers"]
     return Template(template).substitute(
         name=name,
         NAME=name.upper(),

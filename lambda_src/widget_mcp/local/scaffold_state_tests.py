@@ -9,11 +9,9 @@ version-checked edits, atomic likes, notes kept per owner, a quota of live notes
 from __future__ import annotations
 
 import pytest
+from widget_mcp import InMemoryDocumentStore, QuotaExceeded, StateOwner
 from widget_mcp.apps.$name.repository import Notes
 from widget_mcp.apps.$name.service import EditConflict, EmptyNote, NoteNotFound, NoteService
-from widget_mcp.storage.memory import InMemoryDocumentStore
-from widget_mcp.toolkit import QuotaExceeded
-from widget_mcp.toolkit.ownership import StateOwner
 
 ADA, BOB = StateOwner("openai:ada"), StateOwner("openai:bob")
 
@@ -85,9 +83,9 @@ from typing import Any
 import pytest
 from mcp import Client
 from mcp_types import CallToolResult
+from widget_mcp import InMemoryDocumentStore
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
-from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.wiring import build_core
 
 ADA = {"openai/subject": "v1/ada"}
@@ -177,10 +175,10 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from dynamodb_probe import client_for, moto_dynamodb
+from widget_mcp import StateOwner
 from widget_mcp.apps.$name.repository import Notes
 from widget_mcp.apps.$name.service import EditConflict, Note, NoteService
 from widget_mcp.storage.dynamodb import DynamoDbDocumentStore
-from widget_mcp.toolkit.ownership import StateOwner
 
 TABLE = "${name}-race"
 ADA = StateOwner("openai:ada")

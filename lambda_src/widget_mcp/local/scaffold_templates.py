@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING
 from widget_mcp.apps.$name.tools import book
 
 if TYPE_CHECKING:
-    from widget_mcp.apps.registry import AppContext
-    from widget_mcp.toolkit import ToolBook
+    from widget_mcp import AppContext, ToolBook
 
 __all__ = ["book", "tool_book"]
 
@@ -118,9 +117,8 @@ def ${name}_note(args: NoteInput, call: ToolCall) -> ToolResult:
 # DISPLAY_HOST is imported in both variants, so a tool added without a widget of its own (the README's
 # `widget=DISPLAY_HOST`) works in either; `as DISPLAY_HOST` marks it as meant, where no tool uses it yet.
 WIDGET_IMPORTS = (
-    "from widget_mcp.toolkit import DISPLAY_HOST as DISPLAY_HOST\n"
-    "from widget_mcp.toolkit import ToolBook, ToolCall, ToolError, ToolResult\n"
-    "from widget_mcp.toolkit.widgets import WidgetSpec\n"
+    "from widget_mcp import DISPLAY_HOST as DISPLAY_HOST\n"
+    "from widget_mcp import ToolBook, ToolCall, ToolError, ToolResult, WidgetSpec\n"
 )
 WIDGET_SPEC = """
 # The widget bundle widget_bundles/src/$name/main.ts, built into its own entry.
@@ -131,7 +129,7 @@ ${NAME}_WIDGET = WidgetSpec(
     description="Shows the $title app's note.",
 )
 """
-DISPLAY_IMPORTS = "from widget_mcp.toolkit import DISPLAY_HOST, ToolBook, ToolCall, ToolError, ToolResult\n"
+DISPLAY_IMPORTS = "from widget_mcp import DISPLAY_HOST, ToolBook, ToolCall, ToolError, ToolResult\n"
 
 UNIT_TEST = '''"""The $title app's domain, without MCP or storage."""
 
@@ -158,9 +156,9 @@ from __future__ import annotations
 import pytest
 from mcp import Client
 from mcp_types import CallToolResult, TextContent
+from widget_mcp import InMemoryDocumentStore
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
-from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.wiring import build_core
 
 
