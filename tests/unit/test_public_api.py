@@ -3,12 +3,15 @@ deprecation nor arrive without being recorded (and documented)."""
 
 from __future__ import annotations
 
+import ast
+import importlib
 import inspect
 import warnings
 from pathlib import Path
 
 import pytest
 import widget_mcp
+from widget_mcp.apps import registry
 
 RECORD = Path(__file__).parents[1] / "public_api.txt"
 
@@ -47,3 +50,34 @@ def test_a_deprecated_name_still_answers_and_warns(monkeypatch: pytest.MonkeyPat
     assert [str(w.message) for w in caught] == ["widget_mcp.OldBook is deprecated: use ToolBook"]
     with pytest.raises(AttributeError, match="no attribute 'NoSuchName'"):
         _ = widget_mcp.NoSuchName
+
+
+# The toolkit's own app: erasure and export reach every app's state by reading the registry, which no user app does.
+TOOLKIT_APPS = {"widget_mcp.apps.my_data"}
+
+
+def _outside_imports(package: Path, own: str) -> list[str]:
+    """The `widget_mcp` modules the package imports that are neither the public API nor the package itself."""
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and not node.level:
+                modules = [node.module or ""]
+            elif isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            else:
+                continue
+            found += [
+                f"{path.name}: {module}"
+                for module in modules
+                if module.startswith("widget_mcp.") and module != own and not module.startswith(f"{own}.")
+            ]
+    return found
+
+
+def test_every_registered_app_imports_only_the_public_api_and_its_own_package() -> None:
+    for entry in registry.APPS:
+        if entry in TOOLKIT_APPS:
+            continue
+        package = Path(importlib.import_module(entry).__file__ or "").parent
+        assert _outside_imports(package, entry) == [], f"{entry} imports outside widget_mcp's public API"
