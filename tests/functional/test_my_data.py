@@ -11,6 +11,7 @@ import pytest
 from mcp import Client
 from tool_results import call_as
 from widget_mcp.apps import registry
+from widget_mcp.apps.my_data.service import SPACES
 from widget_mcp.apps.registry import AppContext, load_books
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
@@ -81,11 +82,14 @@ async def test_erasing_deletes_every_item_the_caller_made_in_every_app_and_anoth
     assert partition(store, ALICE)
     assert bobs
 
+    before = _documents(store)
     erased = await call_as(core, "erase_my_data", {}, ALICE)
 
     assert not erased.is_error, erased
     assert erased.structured_content["complete"] is True
-    assert sum(erased.structured_content["erased"].values()) == len(bobs)  # each made the same
+    # What it counts is what went: her own items, and the spaces she owned with their documents (README, "Shared
+    # state"), whatever partition they live in.
+    assert sum(erased.structured_content["erased"].values()) == len(before - _documents(store))
     assert partition(store, ALICE) == []
     assert partition(store, BOB) == bobs
     again = await call_as(core, "erase_my_data", {}, ALICE)
@@ -118,7 +122,7 @@ async def test_the_export_carries_every_item_of_the_caller_and_none_of_another_u
     assert exported.structured_content["complete"] is True
     assert sorted(f"{i['kind'].upper()}#{i['id']}" for i in items) == partition(store, ALICE)
     assert not set(partition(store, BOB)) & {f"{i['kind'].upper()}#{i['id']}" for i in items}
-    assert {i["app"] for i in items} <= {entry.rsplit(".", 1)[-1] for entry in registry.APPS}
+    assert {i["app"] for i in items} <= {entry.rsplit(".", 1)[-1] for entry in registry.APPS} | {SPACES}
 
 
 async def test_a_caller_without_identity_is_told_nothing_here_is_its_own_and_nothing_changes(
@@ -146,6 +150,14 @@ async def test_with_anonymous_state_refused_a_caller_without_identity_gets_ident
     answers = [await call_as(core, tool, {}, {}) for tool in ("export_my_data", "erase_my_data")]
 
     assert [a.meta["error"]["code"] for a in answers] == ["identity_required"] * 2
+
+
+def _documents(store: DocumentStore) -> set[tuple[str, str]]:
+    """Every document in the store, in any partition (users', capabilities', spaces'), as (partition, KIND#id)."""
+    if isinstance(store, InMemoryDocumentStore):
+        return {(o, f"{kind.upper()}#{doc_id}") for (o, kind, doc_id) in store._items}
+    assert isinstance(store, DynamoDbDocumentStore)
+    return {(i["pk"]["S"], i["sk"]["S"]) for i in store.client.scan(TableName=TABLE)["Items"]}
 
 
 def _everything(store: DocumentStore) -> int:
