@@ -14,8 +14,8 @@ from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult
 from widget_mcp.toolkit.errors import DeclarationError
 from widget_mcp.toolkit.id_sources import IDS_META, MAX_ID_CHAIN, makers_of
+from widget_mcp.toolkit.model_schemas import json_schema
 from widget_mcp.toolkit.runtime import ToolRuntime
-from widget_mcp.toolkit.tools import json_schema
 
 
 class CreateIn(BaseModel):

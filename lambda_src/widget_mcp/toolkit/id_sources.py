@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
+
+from pydantic import BaseModel
 
 from widget_mcp.toolkit.errors import DeclarationError
-
-if TYPE_CHECKING:
-    from widget_mcp.toolkit.tools import ToolSpec
+from widget_mcp.toolkit.model_schemas import json_schema
 
 IDS_META = "widget-mcp/ids"
 # Longer than any id a served tool makes (a capability id is 24 characters): a longer value names no session.
@@ -51,16 +51,27 @@ def parse_ids(tool: str, ids: Mapping[str, str] | None, input_schema: Mapping[st
     return parsed
 
 
+class DeclaresIds(Protocol):
+    """What the checks read of a tool's declaration (a ToolSpec): its name, its declared ids and its output."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def ids(self) -> Mapping[str, IdSource]: ...
+
+    @property
+    def output_model(self) -> type[BaseModel]: ...
+
+
 # How many makers a chain of ids may pass through (a list, its item, the item's check): a client makes each first.
 MAX_ID_CHAIN = 4
 
 
-def check_id_sources(tools: Mapping[str, ToolSpec]) -> None:
+def check_id_sources(tools: Mapping[str, DeclaresIds]) -> None:
     """Across the served tools: each declared source is a served tool whose output declares that field at its
     top; and following the makers from any tool ends, within MAX_ID_CHAIN steps, at tools that need no id (a cycle
     could never start, a longer chain is a declaration error rather than a surprise in every client)."""
-    from widget_mcp.toolkit.tools import json_schema
-
     for spec in tools.values():
         for argument, source in spec.ids.items():
             producer = tools.get(source.tool)
@@ -73,7 +84,7 @@ def check_id_sources(tools: Mapping[str, ToolSpec]) -> None:
         makers_of(tools, spec.name)
 
 
-def makers_of(tools: Mapping[str, ToolSpec], tool: str) -> list[IdSource]:
+def makers_of(tools: Mapping[str, DeclaresIds], tool: str) -> list[IdSource]:
     """The ids `tool` needs, its makers' included, in an order a client can make them: each id after those its
     maker needs, each source once (a check of a list's item takes the list id its item was made in). Raises
     DeclarationError for a cycle or a chain longer than MAX_ID_CHAIN."""

@@ -20,7 +20,7 @@ from widget_mcp.toolkit.argument_rules import uncapped_arguments
 from widget_mcp.toolkit.call import PromptCall
 from widget_mcp.toolkit.content import ContentBlock, Text
 from widget_mcp.toolkit.errors import CatalogError, DeclarationError
-from widget_mcp.toolkit.tools import json_schema
+from widget_mcp.toolkit.model_schemas import json_schema
 
 # Suggests values for one argument: (what the user typed so far, the other arguments already given) -> values.
 Completer = Callable[[str, Mapping[str, str]], Iterable[str]]
