@@ -147,13 +147,15 @@ client-locks: | $(UV)
 dev: $(VENV)/.synced-local $(WIDGET_STAMP)
 	$(PY) -m widget_mcp.local
 
-# ruff only: the test tools (the dev group), not the CDK and benchmark packages a newcomer's `make lint` has no use for.
+# ruff, then the import-circle check (tests/import_cycles.py: lazy and TYPE_CHECKING imports count too), with the test
+# tools alone (the dev group), not the CDK and benchmark packages a newcomer's `make lint` has no use for.
 LINTED := lambda_src tests bench infra integrations
 FORMAT_HINT := formatting differs from ruff's (the files above): \`make format
 
 lint: $(VENV)/.synced-test
 	$(VENV)/bin/ruff check $(LINTED)
 	$(VENV)/bin/ruff format --check $(LINTED) || { echo "$(FORMAT_HINT)\` rewrites them" >&2; exit 1; }
+	$(VENV)/bin/python -m tests.import_cycles lambda_src/widget_mcp infra bench widget_bundles/src
 
 # ruff's formatter, and its import sorting, over what `make lint` checks; NAME=weather: that app's files only.
 .PHONY: format

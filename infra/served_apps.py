@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from widget_mcp.apps.registry import AppContext, declare_tasks, load_books
+from widget_mcp.apps.books import AppContext, declare_tasks, load_books
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit.tools import ToolBook

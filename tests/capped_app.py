@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from widget_mcp.toolkit import DISPLAY_HOST, NullMeansSomething, ToolBook, ToolCall, ToolResult
 
 if TYPE_CHECKING:
-    from widget_mcp.apps.registry import AppContext
+    from widget_mcp.apps.books import AppContext
 
 MODULE = "capped_app"
 

@@ -2,7 +2,7 @@
 
 Every import counts, wherever it is written: at module level, inside a function (a lazy import) and under
 `if TYPE_CHECKING:`. Those only hide a circle from the interpreter; the modules still need each other. `make lint`
-runs `python -m tests.import_cycles lambda_src/widget_mcp widget_bundles/src`; it prints each circle and exits 1.
+runs it over lambda_src/widget_mcp, infra, bench and widget_bundles/src; it prints each circle and exits 1.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from widget_mcp.toolkit import (
 )
 
 if TYPE_CHECKING:
-    from widget_mcp.apps.registry import AppContext
+    from widget_mcp.apps.books import AppContext
 
 MODULE = "library_app"
 # Any bytes do: the toolkit sends what it is given, base64-encoded.

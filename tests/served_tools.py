@@ -1,6 +1,6 @@
 """The tools the server serves, in tools/list order, derived from the app registry: one list for every test."""
 
-from widget_mcp.apps.registry import AppContext, load_books
+from widget_mcp.apps.books import AppContext, load_books
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit.id_sources import makers_of

@@ -11,7 +11,7 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Any
 
-from widget_mcp.apps.registry import AppContext
+from widget_mcp.apps.books import AppContext
 from widget_mcp.storage.documents import (
     AlreadyExists,
     Document,

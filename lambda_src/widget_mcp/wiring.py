@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from widget_mcp.apps.registry import declare_tasks
+from widget_mcp.apps.books import declare_tasks
 from widget_mcp.auth.host_tokens import HostTokens
 from widget_mcp.log_refs import SessionRefs
 from widget_mcp.observability import Observability, ToolTelemetry
@@ -93,7 +93,8 @@ class MutableObserver:
 def build_books(settings: Settings, store: DocumentStore) -> list[ToolBook]:
     """The books of the apps `APPS` names (every app of `widget_mcp.apps.registry.APPS` when unset), built on these
     settings and store."""
-    from widget_mcp.apps.registry import CONFORMANCE_APP, AppContext, load_books, select_apps
+    from widget_mcp.apps.books import AppContext, load_books
+    from widget_mcp.apps.registry import CONFORMANCE_APP, select_apps
 
     served = select_apps(settings.apps)
     apps = (*served, CONFORMANCE_APP) if settings.conformance else served

@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from browser_support import DevServer
-from widget_mcp.apps.registry import APPS, AppContext, app_name, load_books
+from widget_mcp.apps.books import AppContext, load_books
+from widget_mcp.apps.registry import APPS, app_name
 from widget_mcp.publishing import screenshots
 from widget_mcp.publishing.submission import claude_listing
 from widget_mcp.settings import Settings

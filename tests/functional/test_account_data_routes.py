@@ -125,9 +125,9 @@ async def test_a_deployment_with_sign_in_serves_the_route_and_one_without_does_n
 async def test_get_pages_with_the_cursor_of_the_previous_page_and_a_forged_one_is_a_400(
     core: Core, http: httpx.AsyncClient
 ) -> None:
+    from widget_mcp.apps.books import AppContext
     from widget_mcp.apps.my_data.service import BATCH
     from widget_mcp.apps.my_data.tools import declared_kinds
-    from widget_mcp.apps.registry import AppContext
     from widget_mcp.storage.documents import Document
 
     app_kinds = declared_kinds(AppContext(core.settings, core.store))

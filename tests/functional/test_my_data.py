@@ -11,8 +11,8 @@ import pytest
 from mcp import Client
 from tool_results import call_as
 from widget_mcp.apps import registry
+from widget_mcp.apps.books import AppContext, load_books
 from widget_mcp.apps.my_data.service import SPACES
-from widget_mcp.apps.registry import AppContext, load_books
 from widget_mcp.server import build_server
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import DocumentStore

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from mcp_types import CallToolResult
 from tool_results import call_as, structured
+from widget_mcp.apps.books import AppContext
 from widget_mcp.apps.my_data.service import BATCH
 from widget_mcp.apps.my_data.tools import declared_kinds
-from widget_mcp.apps.registry import AppContext
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import Document, DocumentStore
 from widget_mcp.wiring import Core, build_core

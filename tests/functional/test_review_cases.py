@@ -12,7 +12,8 @@ from form_keys import MCP_APPS, keep_key, keyed
 from mcp import Client
 from servers import serve
 from tool_results import text_of
-from widget_mcp.apps.registry import APPS, AppContext, load_books
+from widget_mcp.apps.books import AppContext, load_books
+from widget_mcp.apps.registry import APPS
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit.listing import REFERENCE_CLOSE, REFERENCE_OPEN, ReviewCase

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTES_APP = """
 from pydantic import BaseModel, Field
 
-from widget_mcp.apps.registry import AppContext
+from widget_mcp.apps.books import AppContext
 from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult
 
 book = ToolBook()

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 from pydantic import BaseModel, Field
-from widget_mcp.apps.registry import APPS, AppContext, RegistryError, load_books
+from widget_mcp.apps.books import AppContext, load_books
+from widget_mcp.apps.registry import APPS, RegistryError
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit import ToolBook, ToolCall, ToolResult

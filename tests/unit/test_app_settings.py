@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 from pydantic import Field
-from widget_mcp.apps.registry import AppContext, load_books
+from widget_mcp.apps.books import AppContext, load_books
 from widget_mcp.settings import Settings, SettingsError
 from widget_mcp.storage.documents import Document
 from widget_mcp.storage.memory import InMemoryDocumentStore

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
-from widget_mcp.apps.registry import AppContext, load_books
+from widget_mcp.apps.books import AppContext, load_books
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit.tools import ToolSpec

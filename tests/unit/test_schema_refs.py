@@ -10,7 +10,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from pydantic import BaseModel, Field
 from served_tools import SERVED_TOOLS
-from widget_mcp.apps.registry import AppContext, load_books
+from widget_mcp.apps.books import AppContext, load_books
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit.schema_refs import inline_refs

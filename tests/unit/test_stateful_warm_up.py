@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 from widget_mcp.apps import registry
-from widget_mcp.apps.registry import AppContext
+from widget_mcp.apps.books import AppContext
 from widget_mcp.local.load_check import load_every_app
 from widget_mcp.settings import Settings
 from widget_mcp.storage.documents import Document

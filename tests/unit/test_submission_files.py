@@ -11,7 +11,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from widget_mcp.apps.registry import APPS, AppContext, load_books
+from widget_mcp.apps.books import AppContext, load_books
+from widget_mcp.apps.registry import APPS
 from widget_mcp.publishing.__main__ import ROOT, main
 from widget_mcp.publishing.limits import violations
 from widget_mcp.publishing.submission import (

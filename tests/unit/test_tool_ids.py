@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
-from widget_mcp.apps.registry import AppContext, load_books
+from widget_mcp.apps.books import AppContext, load_books
 from widget_mcp.server import build_runtime
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore

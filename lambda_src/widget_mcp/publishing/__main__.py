@@ -10,7 +10,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from widget_mcp.apps.registry import APPS, AppContext, app_name, load_books
+from widget_mcp.apps.books import AppContext, load_books
+from widget_mcp.apps.registry import APPS, app_name
 from widget_mcp.publishing import screenshots
 from widget_mcp.publishing.legal import legal_urls
 from widget_mcp.publishing.limits import framing_widgets, violations

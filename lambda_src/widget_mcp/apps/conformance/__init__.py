@@ -13,7 +13,7 @@ from widget_mcp.apps.conformance import input_fixtures, prompts, resources, task
 from widget_mcp.apps.conformance.tools import book
 
 if TYPE_CHECKING:
-    from widget_mcp.apps.registry import AppContext
+    from widget_mcp.apps.books import AppContext
     from widget_mcp.toolkit import ToolBook
 
 __all__ = ["book", "tool_book"]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from widget_mcp.apps.my_data.tools import build_book
 
 if TYPE_CHECKING:
-    from widget_mcp.apps.registry import AppContext
+    from widget_mcp.apps.books import AppContext
     from widget_mcp.toolkit import ToolBook
 
 __all__ = ["tool_book"]

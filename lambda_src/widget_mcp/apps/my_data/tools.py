@@ -15,8 +15,8 @@ from widget_mcp.apps.my_data.names import ERASE_TOOL, EXPORT_TOOL
 from widget_mcp.toolkit import ToolBook, ToolCall, ToolError, ToolResult
 
 if TYPE_CHECKING:
+    from widget_mcp.apps.books import AppContext
     from widget_mcp.apps.my_data.service import MyData
-    from widget_mcp.apps.registry import AppContext
 
 WHAT = "Your data"
 
@@ -75,9 +75,10 @@ def partition_of(call: ToolCall) -> str | None:
 def declared_kinds(context: AppContext) -> dict[str, tuple[str, ...]]:
     """Each registered app's declared kinds, by the app's name (the last part of its package)."""
     from widget_mcp.apps import registry
+    from widget_mcp.apps.books import load_books
 
     entries = [entry for entry in registry.APPS if entry != __package__.rsplit(".", 1)[0]]
-    books = registry.load_books(context, tuple(entries))
+    books = load_books(context, tuple(entries))
     return {entry.rsplit(".", 1)[-1]: book.keeps for entry, book in zip(entries, books, strict=True) if book.keeps}
 
 
