@@ -50,9 +50,17 @@ RUNTIME_PROVIDED = ("boto3", "botocore", "s3transfer", "jmespath", "python-dateu
 SIGN_IN_ONLY = ("pyjwt", "cryptography", "cffi", "pycparser")
 # Published as source only (chess 1.11.x): built into a wheel first, else --only-binary silently picks 1.10.
 SDIST_ONLY = ("chess",)
-# Local mode (moto, uvicorn, the playground), the readiness check (an MCP client) and the conformance suite's
-# fixtures (served by `CONFORMANCE=1 make dev` alone; settings refuse them inside Lambda) never run in Lambda.
-EXCLUDED_SOURCES = (f"{PACKAGE}/local/", f"{PACKAGE}/readiness/", f"{PACKAGE}/apps/conformance/")
+# Local mode (moto, uvicorn, the playground), the readiness check (an MCP client), the conformance suite's
+# fixtures (served by `CONFORMANCE=1 make dev` alone; settings refuse them inside Lambda) and the publishing tools
+# (`make submission`, the legal pages built at synth) never run in Lambda; of publishing, the function serves only
+# the directories' challenge routes (publishing/challenges.py).
+_PUBLISHING_TOOLS = ("__main__.py", "legal.py", "limits.py", "screenshots.py", "submission.py", "schemas/")
+EXCLUDED_SOURCES = (
+    f"{PACKAGE}/local/",
+    f"{PACKAGE}/readiness/",
+    f"{PACKAGE}/apps/conformance/",
+    *(f"{PACKAGE}/publishing/{tool}" for tool in _PUBLISHING_TOOLS),
+)
 _MACHINES = {"arm64": "aarch64", "x86_64": "x86_64"}
 # Files no code path of the function imports or reads: package test suites, type stubs, C sources, and the
 # Swagger UI that Powertools' REST event handler serves (the function uses Powertools for logs, metrics and

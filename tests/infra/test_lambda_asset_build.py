@@ -258,3 +258,12 @@ def test_every_module_a_cold_start_loads_has_cpython_3_13_unchecked_hash_bytecod
     loaded = probe_report["asset_code_requested"]
     assert [m for m in loaded if not _bytecode_of(deployed, m).is_file()] == []
     assert {_pyc_header(_bytecode_of(deployed, m)) for m in loaded} == {(MAGIC_3_13, UNCHECKED_HASH)}
+
+
+def test_of_publishing_the_asset_keeps_the_challenge_routes_the_function_serves_and_none_of_the_tools() -> None:
+    publishing = {
+        path.relative_to(LAMBDA_SRC / "widget_mcp/publishing").as_posix()
+        for path in source_files()
+        if path.is_relative_to(LAMBDA_SRC / "widget_mcp/publishing")
+    }
+    assert publishing == {"__init__.py", "challenges.py"}

@@ -45,7 +45,13 @@ def _tree() -> ast.Module:
 
 def _transaction_parts_in_source() -> set[str]:
     """The single-item actions the adapter's transactions are made of: the part names its dict literals use."""
-    keys = {k.value for node in ast.walk(_tree()) if isinstance(node, ast.Dict) for k in node.keys}
+    keys = {
+        k.value
+        for node in ast.walk(_tree())
+        if isinstance(node, ast.Dict)
+        for k in node.keys
+        if isinstance(k, ast.Constant)  # a `**spread` entry has no key
+    }
     return {action for part, action in TRANSACTION_PARTS.items() if part in keys}
 
 

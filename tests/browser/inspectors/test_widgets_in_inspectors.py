@@ -47,6 +47,9 @@ def host_page(browser: Browser) -> Iterator[Page]:
         yield context.new_page()
 
 
+CONNECT_TIMEOUT_MS = 30_000
+
+
 def play(view: FrameLocator, frame: str, origin: str, target: str, ply_after: int) -> None:
     """Each click once the host's frame (`frame`, its selector) stopped resizing to the widget's new height: a click
     aimed meanwhile lands on another square (browser_support.settled)."""
@@ -124,7 +127,9 @@ def test_in_the_mcp_use_inspector_a_form_is_sent_from_the_widget_with_no_error_n
 def open_in_mcpjam(page: Page, host: Inspector, tool: str) -> None:
     page.goto(host.url)
     page.get_by_text("Or continue as guest").click()  # no account: everything below runs without signing in
-    expect(page.get_by_text("Connected", exact=True)).to_be_visible()
+    # It connects to the server after its own start-up (a Node server and a bundle under the suite's load): bounded
+    # by the inspector context's timeout rather than expect's 5 s default.
+    expect(page.get_by_text("Connected", exact=True)).to_be_visible(timeout=CONNECT_TIMEOUT_MS)
     page.get_by_text("Tools", exact=True).first.click()
     page.get_by_text(tool, exact=True).first.click()
 

@@ -11,10 +11,20 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from dataclasses import dataclass
 
-from widget_mcp.apps.my_data.service import Position
 from widget_mcp.toolkit import ToolError
 from widget_mcp.toolkit.call import Signer
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a paged export resumes: after the document `after` of `kind` (in `app`), in the export's order."""
+
+    app: str
+    kind: str
+    after: str
+
 
 LABEL = "export-cursor"
 # Far above any cursor this server writes (an app, a kind and an id); a longer one is refused before any work.

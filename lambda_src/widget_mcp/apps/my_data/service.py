@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from widget_mcp.apps.my_data.cursor import Position
 from widget_mcp.storage.documents import Document, DocumentStore
 from widget_mcp.toolkit.space_members import MEMBERSHIP
 from widget_mcp.toolkit.spaces import Spaces
@@ -32,15 +33,6 @@ class Exported:
     expires_at: int
     body: dict[str, Any]
     counts: dict[str, int]
-
-
-@dataclass(frozen=True)
-class Position:
-    """Where a paged export resumes: after the document `after` of `kind` (in `app`), in the export's order."""
-
-    app: str
-    kind: str
-    after: str
 
 
 def exported(app: str, doc: Document) -> Exported:
