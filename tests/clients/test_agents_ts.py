@@ -11,7 +11,16 @@ from typing import Any
 import pytest
 from agent_specs_ts import AGENT_IDS, AGENTS, AgentSpec, model_text, stated_string, states
 from client_driver import Driver, running
-from client_plan import chat_answer, example_arguments, form_tools, id_fields, invalid_arguments, unknown_id
+from client_plan import (
+    chat_answer,
+    example_arguments,
+    form_tools,
+    id_fields,
+    invalid_arguments,
+    readers_of,
+    shown_again_by,
+    unknown_id,
+)
 from client_session import ClientSession
 from served_tools import SERVED_SPECS, SERVED_TOOLS, USER_TOOLS
 from widget_mcp.apps.forms.answer_keys import ANSWER_KEY_META
@@ -166,3 +175,17 @@ def test_each_agent_frameworks_model_is_told_the_form_cannot_be_shown_and_record
     assert states(recorded, "type", "dgui_response"), f"{agent.name}: the model read {recorded}"
     assert all(states(recorded, field, value) for field, value in answer.items()), f"{agent.name}: {recorded}"
     assert ANSWER_KEY_META not in recorded, f"{agent.name}: the model read an answer key: {recorded}"
+
+
+@pytest.mark.parametrize("tool", FORM_TOOLS)
+def test_each_agent_frameworks_model_reads_no_answer_key_when_a_form_is_read_back_or_shown_again(
+    agent: Agent, tool: str
+) -> None:
+    form_id = stated_string(agent.run(tool, example_arguments(tool)), "formId")
+    again = [*readers_of(tool), *shown_again_by(tool)]
+    assert form_id, f"{agent.name}: the model was handed no formId"
+    assert again, f"no tool reads back {tool}'s form: this test checks nothing"
+    for other in again:
+        seen = agent.run(other, {"formId": form_id})
+        assert form_id in seen, f"{agent.name}: {other} did not answer about the form: {seen}"
+        assert ANSWER_KEY_META not in seen, f"{agent.name}: the model read an answer key from {other}: {seen}"
