@@ -8,6 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from hypothesis import find
+from hypothesis.errors import NoSuchExample
+from hypothesis.strategies import from_regex
 from jsonschema import Draft202012Validator
 from served_tools import SERVED_SPECS, needs_identity
 from widget_mcp.apps.forms.chat_fallback import RECORD_TOOL
@@ -197,9 +200,21 @@ _UNKNOWN_IDS = ("unknown-id-0000", "unknown0000", "0")
 
 
 def unknown_id(tool: str, field: str) -> str:
-    """A well-formed id (it passes the argument's schema, so the tool itself looks it up) that nothing returned."""
+    """A well-formed id (it passes the argument's schema, so the tool itself looks it up) that nothing returned: a
+    made-up one, else the argument's declared example (no test makes an id from it), else the simplest string its
+    `pattern` matches (ids are random, so none of these names anything)."""
     schema = _argument_schema(SPECS[tool], field)
-    for candidate in _UNKNOWN_IDS:
-        if not schema_errors(schema, candidate):
+    for candidate in (*_UNKNOWN_IDS, *schema.get("examples", ())):
+        if isinstance(candidate, str) and not schema_errors(schema, candidate):
             return candidate
-    raise AssertionError(f"{tool}.{field}: none of {_UNKNOWN_IDS} fits its schema; add one that does")
+    if isinstance(pattern := schema.get("pattern"), str):
+        try:
+            fitting: str = find(from_regex(pattern, fullmatch=True), lambda value: not schema_errors(schema, value))
+        except NoSuchExample:
+            pass
+        else:
+            return fitting
+    raise AssertionError(
+        f"{tool}.{field}: no made-up id fits its schema; declare an example value for {field!r} on its Field "
+        "(examples=[...]) that fits it"
+    )

@@ -21,19 +21,31 @@ from client_plan import (
     invalid_arguments,
     readers_of,
     shown_again_by,
+    unknown_id,
 )
 from client_session import ClientSession
 from client_specs import ClientSpec
-from served_tools import SERVED_TOOLS
+from served_tools import SERVED_TOOLS, needs_identity
 from widget_mcp.apps.forms.answer_keys import ANSWER_KEY_META
 from widget_mcp.apps.forms.chat_fallback import RECORD_TOOL
 
 APP_ONLY = [tool for tool in SERVED_TOOLS if SPECS[tool].visibility == "private"]
 # A call that needs nothing made first and changes nothing: each framework's model makes it to show what it is offered.
-PROBE = next(tool for tool in SERVED_TOOLS if tool not in APP_ONLY and SPECS[tool].read_only and not id_fields(tool))
+PROBE = next(
+    tool
+    for tool in SERVED_TOOLS
+    if tool not in APP_ONLY and SPECS[tool].read_only and not id_fields(tool) and not needs_identity(tool)
+)
 FORM_TOOLS = form_tools()
 # Invalid arguments to an app-only tool are refused as `app_only` first (test_..._app_only_tool_...).
-INVALID_CALLS = [tool for tool in SERVED_TOOLS if invalid_arguments(tool) is not None and tool not in APP_ONLY]
+INVALID_CALLS = [
+    tool
+    for tool in SERVED_TOOLS
+    if invalid_arguments(tool) is not None and tool not in APP_ONLY and not needs_identity(tool)
+]
+# The frameworks' tool layers send no user identity: a tool that needs one (declared) answers them identity_required,
+# whose sentence their models must read instead (the tests above call only the others).
+IDENTITY_TOOLS = [tool for tool in SERVED_TOOLS if tool not in APP_ONLY and SPECS[tool].needs_identity]
 
 
 class Agent:
@@ -49,9 +61,11 @@ class Agent:
     def elicits(self) -> bool:
         return bool(self.spec.answers_input)
 
-    def unread(self, code: str) -> bool:
-        """Whether this framework's model is known not to read `code`'s sentence (agent_specs.UNREAD_ERRORS)."""
-        return code in UNREAD_ERRORS.get(self.spec.key, {})
+    def unread(self, code: str, arguments: dict[str, Any] | None = None) -> bool:
+        """Whether this framework's model is known not to read `code`'s sentence (agent_specs.UNREAD_ERRORS), in a
+        call made with `arguments`."""
+        unread = UNREAD_ERRORS.get(self.spec.key, {})
+        return code in unread or (arguments == {} and f"{code} (none given)" in unread)
 
     def run(self, tool: str, arguments: dict[str, Any], answer: dict[str, Any] | None = None) -> Seen:
         given = {"answer": answer} if answer is not None else {}
@@ -199,8 +213,22 @@ def test_each_agents_model_reads_the_invalid_arguments_sentence(
     seen = agent.run(tool, invalid)
     assert tool in seen.offered, f"{seen.where}: a tool for models was not offered"
     read = sentence in seen.text
-    code = "invalid_arguments (none given)" if invalid == {} else "invalid_arguments"
-    assert read != agent.unread(code), f"{seen.where}: {sentence!r} read: {read}; {seen.seen}"
+    unread = agent.unread("invalid_arguments", invalid)
+    assert read != unread, f"{seen.where}: {sentence!r} read: {read}; {seen.seen}"
+
+
+def test_each_agents_model_reads_why_a_tool_that_needs_an_identified_user_refuses_it(
+    agent: Agent, reference: ClientSession
+) -> None:
+    # One test over every such tool (none in the reference apps; the README's shared-state apps declare them).
+    for tool in IDENTITY_TOOLS:
+        # Arguments the schema admits (ids nothing made), so the framework sends the call and the server refuses it.
+        arguments = {**example_arguments(tool), **{field: unknown_id(tool, field) for field in id_fields(tool)}}
+        sentence = reference.fails(tool, arguments, "identity_required", identified=False).narration
+        seen = agent.run(tool, arguments)
+        read = sentence in seen.text
+        unread = agent.unread("identity_required", arguments)
+        assert read != unread, f"{seen.where}: {sentence!r} read: {read}; {seen.seen}"
 
 
 def test_the_registry_declares_a_tool_that_asks_a_form() -> None:

@@ -22,15 +22,19 @@ from client_plan import (
     unknown_id,
 )
 from client_session import ClientSession
-from served_tools import SERVED_SPECS, SERVED_TOOLS, USER_TOOLS
+from served_tools import SERVED_SPECS, SERVED_TOOLS, USER_TOOLS, needs_identity
 from widget_mcp.apps.forms.answer_keys import ANSWER_KEY_META
 from widget_mcp.apps.forms.chat_fallback import RECORD_TOOL
 
 # Each speaks 2026-07-28, so the server knows whether it declared the MCP Apps extension: app-only tools are offered
 # to the model of a framework that did (AgentSpec.declares_apps), never to another.
 APP_ONLY = [tool for tool in SERVED_TOOLS if tool not in USER_TOOLS]
-INVALID_CALLS = [tool for tool in USER_TOOLS if invalid_arguments(tool) is not None]
-ID_CALLS = [(tool, field) for tool in USER_TOOLS for field in id_fields(tool)]
+# The frameworks' tool layers send no user identity: a tool that needs one (declared, itself or through the makers of
+# its ids) answers them identity_required, whose sentence their models must read instead of the ones below.
+ANONYMOUS = [tool for tool in USER_TOOLS if not needs_identity(tool)]
+IDENTITY_TOOLS = [tool for tool in USER_TOOLS if SERVED_SPECS[tool].needs_identity]
+INVALID_CALLS = [tool for tool in ANONYMOUS if invalid_arguments(tool) is not None]
+ID_CALLS = [(tool, field) for tool in ANONYMOUS for field in id_fields(tool)]
 FORM_TOOLS = form_tools()
 
 
@@ -136,6 +140,18 @@ def test_each_agent_frameworks_model_reads_the_sentence_naming_an_unknown_id(
     sentence = reference.fails(tool, arguments).narration
     seen = agent.run(tool, arguments)
     assert sentence in seen, f"{agent.name}: the model read {seen!r}, not {sentence!r}"
+
+
+def test_each_agent_frameworks_model_reads_why_a_tool_that_needs_an_identified_user_refuses_it(
+    agent: Agent, reference: ClientSession
+) -> None:
+    # One test over every such tool (none in the reference apps; the README's shared-state apps declare them).
+    for tool in IDENTITY_TOOLS:
+        # Arguments the schema admits (ids nothing made): the framework sends the call, and the server refuses it.
+        arguments = {**example_arguments(tool), **{field: unknown_id(tool, field) for field in id_fields(tool)}}
+        sentence = reference.fails(tool, arguments, "identity_required", identified=False).narration
+        seen = agent.run(tool, arguments)
+        assert sentence in seen, f"{agent.name}: the model read {seen!r}, not {sentence!r}"
 
 
 def test_the_registry_declares_a_tool_that_asks_a_form() -> None:

@@ -32,6 +32,8 @@ def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     modules = ROOT / "tests/clients/node/node_modules"
     if modules.is_dir():
         (copy / "tests/clients/node/node_modules").symlink_to(modules)
+    if (ROOT / ".clients").is_dir():  # the agent frameworks' locked environments (make clients)
+        (copy / ".clients").symlink_to(ROOT / ".clients")
     return copy
 
 
@@ -63,3 +65,11 @@ def test_the_client_matrix_passes_with_the_guide_apps_registered(copy: Path) -> 
         # a two-step chain made maker first, as an identified user; and refused to a caller without identity
         assert f"result_that_fits_its_output_schema[{client}-team_vote] PASSED" in ran.stdout, ran.stdout[-4000:]
         assert f"identity_required_from_each_tool_that_needs_one[{client}] PASSED" in ran.stdout
+
+
+def test_the_agent_frameworks_tests_pass_with_the_guide_apps_registered(copy: Path) -> None:
+    agents = ("tests/clients/test_agent_frameworks.py", "tests/clients/test_agents_ts.py")
+    ran = run_in(copy, sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-n", "0", *agents, timeout=900)
+    assert ran.returncode == 0, ran.stdout[-4000:]
+    # each framework's model reads why the space's tools refuse a caller without identity
+    assert "refuses_it[openai_agents] PASSED" in ran.stdout, ran.stdout[-4000:]
