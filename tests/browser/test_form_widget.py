@@ -141,10 +141,16 @@ def test_every_ui_schema_widget_renders_and_its_value_reaches_the_server(page: P
     expect(frame.locator("input[type=radio][name=root_seat]")).to_have_count(2)
     expect(frame.locator("input[type=checkbox][id^=root_meals]")).to_have_count(3)
     frame.locator("textarea#root_notes").fill("Near the front, please")
-    frame.locator("input[type=radio][name=root_seat]").nth(1).check()
+    # The form's inputs are controlled: a click's new state is drawn on the next render, so each is clicked, then
+    # awaited (Locator.check asserts at once, and lost that race on a loaded machine).
+    for choice in (
+        frame.locator("input[type=radio][name=root_seat]").nth(1),
+        frame.locator("input[type=checkbox][id^=root_meals]").nth(0),
+        frame.locator("input[type=checkbox][id^=root_meals]").nth(2),
+    ):
+        choice.click()
+        expect(choice).to_be_checked()
     frame.locator("select#root_cabin").select_option("business")
-    frame.locator("input[type=checkbox][id^=root_meals]").nth(0).check()
-    frame.locator("input[type=checkbox][id^=root_meals]").nth(2).check()
     frame.locator("#root_when").fill("2026-03-01")
     click_in_widget(page, frame.locator("button[type=submit]"))
     expect(frame.locator('[data-testid="form-sent"]')).to_be_visible()

@@ -115,7 +115,8 @@ def test_the_form_and_the_raw_json_follow_each_other_both_ways(page: Page, dev_s
     expect(message).to_have_value("Hello from the playground")
 
     message.fill("typed in the form")
-    page.locator("#root_fail_after_widgets").check()
+    page.locator("#root_fail_after_widgets").click()  # a controlled input: awaited, not asserted at once
+    expect(page.locator("#root_fail_after_widgets")).to_be_checked()
     assert raw_args(page) == {"message": "typed in the form", "fail_after_widgets": True}
 
     page.locator('[data-testid="tool-args"]').fill('{"message": "typed as JSON"}')
