@@ -280,6 +280,7 @@ test-app: $(VENV)/.synced-test
 	$(VENV)/bin/ruff check $(APP_FILES)
 	$(VENV)/bin/ruff format --check $(APP_FILES) || { echo "$(FORMAT_HINT) NAME=$(NAME)\` rewrites them" >&2; exit 1; }
 	$(VENV)/bin/mypy lambda_src/widget_mcp/apps/$(NAME)
+	$(VENV)/bin/python -m tests.import_cycles lambda_src/widget_mcp/apps/$(NAME)
 	$(PY) -m pytest -q -p no:cacheprovider $(APP_TESTS)
 
 # --- Open WebUI as a host (README, "Use it in Open WebUI"): too heavy for `make test`; .ci/run runs it after ---

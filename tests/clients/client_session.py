@@ -121,9 +121,12 @@ class ClientSession:
         # The host shows the server's forms itself (as widgets, or as its own forms): none is asked in chat.
         self.shows_forms = bool({"apps", "elicitation"} & set(declares))
         self.name = f"{spec.name} ({era}{''.join(f', {d}' for d in declares)})"
-        # Who the client's calls come from where a tool needs an identified user: ChatGPT's openai/subject, one user
-        # per client and era (each its own quotas and state).
-        self.identity = {"openai/subject": "-".join(("matrix", spec.key, era, *declares))}
+        # Who the client's calls come from where a tool needs an identified user: ChatGPT's openai/subject, a user of
+        # the client and era's own for each planned chain of calls (with_ids), so that no test's state counts against
+        # another's quotas (a user's live spaces are counted across every app that makes them).
+        self._user = "-".join(("matrix", spec.key, era, *declares))
+        self._chains = 0
+        self.identity = {"openai/subject": self._user}
         connected = driver.ask("connect", era=era, **({"declares": list(declares)} if declares else {}))
         assert connected["ok"], f"{self.name} could not connect: {connected['error']}"
         assert connected["version"] == spec.version, (
@@ -186,6 +189,9 @@ class ClientSession:
         called as; and, for a tool that takes a form's answer key, the key that form came with, as the form's widget
         sends it."""
         identified = needs_identity(tool)
+        if identified:
+            self._chains += 1
+            self.identity = {"openai/subject": f"{self._user}-{self._chains}"}
         made: dict[IdSource, Any] = {}
         for source in ids_to_make(tool, set(arguments)):
             maker = SPECS[source.tool]

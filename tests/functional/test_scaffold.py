@@ -56,6 +56,11 @@ def test_the_new_apps_are_registered_in_the_one_list_of_apps(
     assert entry in (copy / "widget_bundles/vite.config.ts").read_text()
 
 
+def test_the_generated_apps_have_no_import_circle_as_make_lint_counts_them(copy: Path) -> None:
+    circles = run(copy, sys.executable, "-m", "tests.import_cycles", "lambda_src/widget_mcp")
+    assert circles.returncode == 0, circles.stdout + circles.stderr
+
+
 def test_the_generated_code_passes_ruff_and_strict_mypy(copy: Path) -> None:
     paths = ["lambda_src", "tests"]
     cache = copy / ".mypy_cache"

@@ -38,50 +38,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from widget_mcp import DISPLAY_HOST, ToolBook, ToolCall, ToolResult
+from widget_mcp.apps.$name.models import AddInput, EditInput, NoteInput, NoteOutput
 
 if TYPE_CHECKING:
 $type_imports
 # The note_id these tools take is made by ${name}_add_note: declared, so the playground and
 # the test clients make one first (nothing guesses ids from field names).
 IDS = {"note_id": "${name}_add_note.note_id"}
-
-
-class AddInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    # Every string, number and list argument needs a cap; the example is what the playground and test clients send.
-    text: str = Field(min_length=1, max_length=500, description="What the note says.", examples=["Buy oat milk"])
-
-
-class NoteInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    note_id: str = Field(
-        min_length=1,
-        max_length=32,
-        pattern=r"^[A-Za-z0-9_-]+$$",
-        description="The note_id ${name}_add_note answered.",
-    )
-
-
-class EditInput(NoteInput):
-    text: str = Field(min_length=1, max_length=500, description="The note's new text.", examples=["Buy soy milk"])
-    version: int = Field(
-        ge=1,
-        le=1_000_000,
-        description="The note's version you last saw: a note changed since is not overwritten.",
-        examples=[1],
-    )
-
-
-class NoteOutput(BaseModel):
-    note_id: str = Field(description="The note's id, which the other tools take.")
-    text: str
-    likes: int = Field(description="How many likes it has (they never conflict: each is one atomic add).")
-    version: int = Field(description="Its version: pass it to ${name}_edit_note.")
 
 
 def declare(context: AppContext) -> ToolBook:
@@ -167,14 +131,59 @@ def declare(context: AppContext) -> ToolBook:
     return book
 '''
 
+MODELS = '''"""The $title app's arguments and results, with the caps hosts see.
+
+tools.py and handlers.py both import them, so handlers.py never imports tools.py, which loads it (make lint finds
+import circles)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class AddInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    # Every string, number and list argument needs a cap; the example is what the playground and test clients send.
+    text: str = Field(min_length=1, max_length=500, description="What the note says.", examples=["Buy oat milk"])
+
+
+class NoteInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    note_id: str = Field(
+        min_length=1,
+        max_length=32,
+        pattern=r"^[A-Za-z0-9_-]+$$",
+        description="The note_id ${name}_add_note answered.",
+    )
+
+
+class EditInput(NoteInput):
+    text: str = Field(min_length=1, max_length=500, description="The note's new text.", examples=["Buy soy milk"])
+    version: int = Field(
+        ge=1,
+        le=1_000_000,
+        description="The note's version you last saw: a note changed since is not overwritten.",
+        examples=[1],
+    )
+
+
+class NoteOutput(BaseModel):
+    note_id: str = Field(description="The note's id, which the other tools take.")
+    text: str
+    likes: int = Field(description="How many likes it has (they never conflict: each is one atomic add).")
+    version: int = Field(description="Its version: pass it to ${name}_edit_note.")
+'''
+
 HANDLERS = '''"""The $title app's handlers: take the caller's owner, call the service, shape the result."""
 
 from __future__ import annotations
 
 from widget_mcp import DocumentStore, ToolCall, ToolResult
+from widget_mcp.apps.$name.models import AddInput, EditInput, NoteInput, NoteOutput
 from widget_mcp.apps.$name.repository import Notes
 from widget_mcp.apps.$name.service import Note, NoteService
-from widget_mcp.apps.$name.tools import AddInput, EditInput, NoteInput, NoteOutput
 
 WHAT = "Notes"  # names the state in an identity_required error
 
@@ -358,6 +367,7 @@ def state_app_files(name: str) -> dict[Path, str]:
     package = Path("lambda_src/widget_mcp/apps") / name
     sources = {
         "__init__.py": INIT,
+        "models.py": MODELS,
         "tools.py": TOOLS,
         "handlers.py": HANDLERS,
         "service.py": SERVICE,
