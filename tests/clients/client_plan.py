@@ -199,6 +199,12 @@ def invalid_arguments(tool: str) -> dict[str, Any] | None:
 _UNKNOWN_IDS = ("unknown-id-0000", "unknown0000", "0")
 
 
+def identity_probe(tool: str) -> dict[str, Any]:
+    """Arguments `tool`'s schema admits, its ids made up (nothing made them): a client sends the call, and a tool that
+    needs an identified user refuses it before reading any (identity_required)."""
+    return {**example_arguments(tool), **{field: unknown_id(tool, field) for field in id_fields(tool)}}
+
+
 def unknown_id(tool: str, field: str) -> str:
     """A well-formed id (it passes the argument's schema, so the tool itself looks it up) that nothing returned: a
     made-up one, else the argument's declared example (no test makes an id from it), else the simplest string its

@@ -18,10 +18,10 @@ from client_plan import (
     example_arguments,
     form_tools,
     id_fields,
+    identity_probe,
     invalid_arguments,
     readers_of,
     shown_again_by,
-    unknown_id,
 )
 from client_session import ClientSession
 from client_specs import ClientSpec
@@ -222,8 +222,7 @@ def test_each_agents_model_reads_why_a_tool_that_needs_an_identified_user_refuse
 ) -> None:
     # One test over every such tool (none in the reference apps; the README's shared-state apps declare them).
     for tool in IDENTITY_TOOLS:
-        # Arguments the schema admits (ids nothing made), so the framework sends the call and the server refuses it.
-        arguments = {**example_arguments(tool), **{field: unknown_id(tool, field) for field in id_fields(tool)}}
+        arguments = identity_probe(tool)
         sentence = reference.fails(tool, arguments, "identity_required", identified=False).narration
         seen = agent.run(tool, arguments)
         read = sentence in seen.text

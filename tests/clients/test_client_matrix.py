@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from client_plan import SPECS, example_arguments, id_fields, invalid_arguments, unknown_id
+from client_plan import SPECS, example_arguments, id_fields, identity_probe, invalid_arguments, unknown_id
 from client_scenarios import SCENARIOS, scenario
 from client_session import ClientSession
 from served_tools import SERVED_TOOLS
@@ -84,7 +84,7 @@ def test_each_client_without_identity_gets_identity_required_from_each_tool_that
     client: ClientSession,
 ) -> None:
     for tool in IDENTITY_CALLS:  # none among today's apps may need one: then there is nothing to refuse
-        arguments = {**example_arguments(tool), **{field: unknown_id(tool, field) for field in id_fields(tool)}}
+        arguments = identity_probe(tool)
         code = "app_only" if client.refuses(tool) else "identity_required"  # refused before anything is read
         outcome = client.fails(tool, arguments, code, identified=False)
         assert code == "app_only" or tool in outcome.text, outcome.text
