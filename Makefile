@@ -8,7 +8,8 @@ TOOLS := .tools
 UV := $(TOOLS)/bin/uv
 VENV := .venv
 PY := $(VENV)/bin/python
-export PYTHONPATH := $(CURDIR)/lambda_src:$(CURDIR)
+# tests/conformance: the conformance suite's fixture app (CONFORMANCE=1), which the package does not ship.
+export PYTHONPATH := $(CURDIR)/lambda_src:$(CURDIR):$(CURDIR)/tests/conformance
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/$(VENV)
 
 .PHONY: help dev test tutorial-check lint typecheck unit functional lambda bench fuzz clean
@@ -17,6 +18,7 @@ help:
 	@echo "make dev     serve locally on 127.0.0.1:\$${PORT:-8000} (MCP at /mcp), AWS embedded via moto"
 	@echo "make test    install what is missing, then lint, type-check and run every test layer"
 	@echo "make tutorial-check  follow the README tutorial in a copy, then run that copy's make test (minutes)"
+	@echo "make dist    build the wheel and the sdist into dist/ (the toolkit, its prebuilt widget bundles, widget-mcp new)"
 	@echo "make bench   benchmarks: ours against the official SDK and awslabs' handler, printed as one table"
 	@echo "make fuzz    the long fuzzing run (make test runs a short, seeded one)"
 	@echo "make load    virtual users play chess and answer forms against make dev (USERS=20 DURATION=45, URL=…): latency, errors, ledger"
@@ -211,6 +213,12 @@ $(CONFORMANCE_DEPS): tests/conformance/package-lock.json
 
 conformance: $(VENV)/.synced-local $(WIDGET_STAMP) $(CONFORMANCE_DEPS)
 	$(PY) tests/conformance/run_suite.py
+
+# --- the package: `pip install widget-mcp`, `uvx widget-mcp new NAME` (README, "Install") ---
+.PHONY: dist
+dist: $(WIDGET_STAMP) | $(UV)
+	rm -rf dist
+	$(UV) build --out-dir dist
 
 # --- infrastructure (infra/README.md) ---
 .PHONY: synth deploy bootstrap destroy asset asset-smoke check-app

@@ -97,8 +97,8 @@ class Settings(BaseModel):
     # Accept OAuth client id metadata documents beside registration (widget_mcp.auth.client_flow): the endpoint then
     # serves /oauth/authorize and /oauth/token in front of Cognito's. On whenever the registration facade is.
     oauth_client_documents: bool = True
-    # Also serve the official MCP conformance suite's fixtures (widget_mcp.apps.conformance): `make conformance`
-    # and `CONFORMANCE=1 make dev` only. Refused inside Lambda, so no deployment ever lists them.
+    # Also serve the official MCP conformance suite's fixtures (tests/conformance/conformance_fixtures):
+    # `make conformance` and `CONFORMANCE=1 make dev` only. Refused inside Lambda, so no deployment ever lists them.
     conformance: bool = False
     # A secret shared with a host integration (Open WebUI's, README "Use it in Open WebUI") that signs per-user
     # tokens; empty: none is accepted, and sandboxed widgets (`Origin: null`) are refused as any unlisted origin.

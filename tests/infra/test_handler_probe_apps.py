@@ -52,9 +52,9 @@ def test_the_cold_start_trace_passes_for_an_app_with_a_fixed_resource_and_no_ref
     (apps / "notes" / "__init__.py").write_text(NOTES_APP)
     registry = apps / "registry.py"
     text = registry.read_text()
-    start = text.index("APPS: tuple[str, ...] = (")
+    start = text.index("BUILT_IN: tuple[str, ...] = (")
     end = text.index(")\n", start) + 2
-    registry.write_text(text[:start] + 'APPS: tuple[str, ...] = ("widget_mcp.apps.notes",)\n' + text[end:])
+    registry.write_text(text[:start] + 'BUILT_IN: tuple[str, ...] = ("widget_mcp.apps.notes",)\n' + text[end:])
     report = tmp_path / "trace.json"
     site_packages = sysconfig.get_paths()["purelib"]
     config = {"paths": [str(source), site_packages], "host": TRACE_HOST, "scenario": "init", "sign_in": False}

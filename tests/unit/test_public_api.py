@@ -16,8 +16,23 @@ from widget_mcp.apps import registry
 RECORD = Path(__file__).parents[1] / "public_api.txt"
 
 
-def _recorded() -> list[str]:
-    return [line for line in RECORD.read_text(encoding="utf-8").splitlines() if line.strip()]
+# A project's tests may also import these modules' `__all__`, recorded as `<module>.<name>`.
+PUBLIC_MODULES = ("testing",)
+
+
+def _recorded(module: str | None = None) -> list[str]:
+    """The recorded names of `widget_mcp` (module None) or of one of its public modules."""
+    lines = [line.strip() for line in RECORD.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if module is None:
+        return [line for line in lines if "." not in line]
+    return [line.split(".", 1)[1] for line in lines if line.startswith(f"{module}.")]
+
+
+@pytest.mark.parametrize("module", PUBLIC_MODULES)
+def test_a_public_module_exports_exactly_its_recorded_names_each_documented(module: str) -> None:
+    imported = importlib.import_module(f"widget_mcp.{module}")
+    assert sorted(imported.__all__) == sorted(_recorded(module)), f"record widget_mcp.{module}.__all__ in {RECORD}"
+    assert all(inspect.getdoc(getattr(imported, name)) for name in imported.__all__)
 
 
 def test_every_recorded_public_name_is_still_exported_or_deprecated_with_advice() -> None:

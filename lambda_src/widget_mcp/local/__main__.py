@@ -20,7 +20,7 @@ from pathlib import Path
 from widget_mcp.local.aws import local_aws
 from widget_mcp.local.aws_env import isolate_from_user_aws
 from widget_mcp.local.issuer import LocalIssuer
-from widget_mcp.local.paths import REPO, WIDGET_DIST
+from widget_mcp.local.paths import PROJECT, SOURCE_DIRS, WIDGET_DIST
 from widget_mcp.local.serve import ServeOptions, serve
 from widget_mcp.settings import SettingsError, load_settings
 
@@ -81,9 +81,10 @@ def _state_lines(reload: bool, widgets_note: str) -> str:
             "  state          in memory (moto): lost when `make dev` stops\n"
             "  reload         off (RELOAD=1 restarts the app on changes)\n"
         )
+    sources = ", ".join(f"{directory.name}/" for directory in SOURCE_DIRS)
     return (
         "  state          in memory (moto): kept across reloads, lost when `make dev` stops\n"
-        f"  reload         Python (lambda_src/), {widgets_note}; RELOAD=0 turns it off\n"
+        f"  reload         Python ({sources}), {widgets_note}; RELOAD=0 turns it off\n"
     )
 
 
@@ -124,11 +125,11 @@ def main() -> int:
             from widget_mcp.local.reload import Watch, serve_with_reload
             from widget_mcp.local.widget_watch import start_widget_watch
 
-            watch = Watch([REPO / "lambda_src"], manifest)
+            watch = Watch(list(SOURCE_DIRS), manifest)
             widgets = start_widget_watch(manifest)
             try:
                 options = ServeOptions(host, port, aws.endpoint_url, key, _state_lines(True, widgets.note))
-                serve_with_reload(options, listening, watch, REPO)
+                serve_with_reload(options, listening, watch, PROJECT)
             finally:
                 widgets.stop()
     print("stopped", flush=True)

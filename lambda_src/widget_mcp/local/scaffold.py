@@ -56,9 +56,9 @@ def _register(repo: Path, name: str) -> str:
     path = repo / REGISTRY
     text = path.read_text()
     line = registry_line(name)
-    end = text.find("\n)\n", text.find("APPS: tuple[str, ...] = ("))
+    end = text.find("\n)\n", text.find("BUILT_IN: tuple[str, ...] = ("))
     if end < 0:
-        raise ScaffoldError(name, f"cannot find the APPS tuple in {REGISTRY}; add {line.strip()} to it by hand")
+        raise ScaffoldError(name, f"cannot find the BUILT_IN tuple in {REGISTRY}; add {line.strip()} to it by hand")
     path.write_text(text[:end] + "\n" + line.rstrip("\n") + text[end:])
     return line.strip()
 

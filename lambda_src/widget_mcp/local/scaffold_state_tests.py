@@ -83,18 +83,15 @@ from typing import Any
 import pytest
 from mcp import Client
 from mcp_types import CallToolResult
-from widget_mcp import InMemoryDocumentStore
-from widget_mcp.server import build_server
-from widget_mcp.settings import Settings
-from widget_mcp.wiring import build_core
+from widget_mcp.testing import memory_client
 
 ADA = {"openai/subject": "v1/ada"}
 BOB = {"openai/subject": "v1/bob"}
 
 
 @pytest.fixture
-def client(settings: Settings) -> Client:
-    return Client(build_server(build_core(settings, store=InMemoryDocumentStore()).runtime), mode="legacy")
+def client() -> Client:
+    return memory_client()  # a server of its own for each test, its state in memory
 
 
 def code_of(result: CallToolResult) -> Any:
@@ -150,11 +147,9 @@ async def test_another_users_note_is_not_found(client: Client) -> None:
     assert [code_of(seen), code_of(liked)] == ["note_not_found", "note_not_found"]
 
 
-async def test_past_the_apps_quota_setting_an_add_is_quota_exceeded(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_past_the_apps_quota_setting_an_add_is_quota_exceeded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("${NAME}_QUOTA_LIVE_ITEMS", "1")
-    client = Client(build_server(build_core(settings, store=InMemoryDocumentStore()).runtime), mode="legacy")
+    client = memory_client()
     async with client:
         first = await client.call_tool("${name}_add_note", {"text": "one"}, meta=ADA)
         second = await client.call_tool("${name}_add_note", {"text": "two"}, meta=ADA)

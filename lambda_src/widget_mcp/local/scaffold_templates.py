@@ -156,15 +156,12 @@ from __future__ import annotations
 import pytest
 from mcp import Client
 from mcp_types import CallToolResult, TextContent
-from widget_mcp import InMemoryDocumentStore
-from widget_mcp.server import build_server
-from widget_mcp.settings import Settings
-from widget_mcp.wiring import build_core
+from widget_mcp.testing import memory_client
 
 
 @pytest.fixture
-def client(settings: Settings) -> Client:
-    return Client(build_server(build_core(settings, store=InMemoryDocumentStore()).runtime), mode="legacy")
+def client() -> Client:
+    return memory_client()  # a server of its own for each test, its state in memory
 
 
 def texts(result: CallToolResult) -> list[str]:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
-
-from widget_mcp.apps.conformance.media import RED_PIXEL_PNG
-from widget_mcp.apps.conformance.tools import book
 from widget_mcp.toolkit import Elicitation, EmbeddedResource, Image, PromptCall, PromptMessage, complete_from
+
+from conformance_fixtures.media import RED_PIXEL_PNG
+from conformance_fixtures.tools import book
 
 
 @book.prompt(

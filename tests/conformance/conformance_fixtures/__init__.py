@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from widget_mcp.apps.conformance import input_fixtures, prompts, resources, task_fixtures  # noqa: F401 - on `book`
-from widget_mcp.apps.conformance.tools import book
+from conformance_fixtures import input_fixtures, prompts, resources, task_fixtures  # noqa: F401 - on `book`
+from conformance_fixtures.tools import book
 
 if TYPE_CHECKING:
     from widget_mcp.apps.books import AppContext

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-
-from widget_mcp.apps.conformance.media import RED_PIXEL_PNG, SILENT_WAV
 from widget_mcp.toolkit import Audio, EmbeddedResource, Image, ToolBook, ToolCall, ToolError, ToolResult
+
+from conformance_fixtures.media import RED_PIXEL_PNG, SILENT_WAV
 
 book = ToolBook()
 

@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 import anyio
 from pydantic import BaseModel, ConfigDict, Field
-
-from widget_mcp.apps.conformance.tools import NoArguments, TextOutput, book
 from widget_mcp.toolkit import Elicitation, ToolCall, ToolError, ToolResult
 from widget_mcp.toolkit.tools import Handler, TaskSupport
+
+from conformance_fixtures.tools import NoArguments, TextOutput, book
 
 # How often long work looks whether its task was cancelled.
 CANCEL_CHECK_SECONDS = 0.25

@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 import anyio
 from pydantic import BaseModel, ConfigDict, Field
-
-from widget_mcp.apps.conformance.tools import NoArguments, TextOutput, book
 from widget_mcp.toolkit import Elicitation, Elicited, InputRequest, ListRoots, Sampled, Sampling, ToolCall, ToolResult
 from widget_mcp.toolkit.tools import Handler
+
+from conformance_fixtures.tools import NoArguments, TextOutput, book
 
 
 def _text(text: str) -> ToolResult:

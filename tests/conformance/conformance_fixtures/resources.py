@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
-from widget_mcp.apps.conformance.media import RED_PIXEL_PNG
-from widget_mcp.apps.conformance.tools import book
 from widget_mcp.toolkit import complete_from
+
+from conformance_fixtures.media import RED_PIXEL_PNG
+from conformance_fixtures.tools import book
 
 
 @book.resource(

@@ -1,0 +1,102 @@
+"""The toolkit proved from outside: its wheel built, a project generated from that wheel in a folder of its own, the
+project's own `make test` run there, then the project upgraded to a wheel of another version and tested again.
+
+The project sees nothing of this repository but the wheel: it installs through uv from the wheel file and uv's
+cache (PyPI for anything the cache lacks), with its own lock and virtual environment.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+UV = ROOT / ".tools" / "bin" / "uv"
+NAME = "weather"
+# Files the wheel is built from: what the sdist holds.
+BUILD_INPUTS = ("pyproject.toml", "README.md", "CHANGELOG.md", "lambda_src/widget_mcp", "widget_bundles/dist")
+
+pytestmark = pytest.mark.xdist_group("generated_project")
+
+
+def run(args: list[str | Path], cwd: Path, env: dict[str, str] | None = None, timeout: int = 600) -> str:
+    done = subprocess.run(
+        [str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    assert done.returncode == 0, f"{args} in {cwd} failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
+    return done.stdout
+
+
+def build_wheel(source: Path, out: Path, version: str | None = None) -> Path:
+    """The toolkit's wheel from a copy of its build inputs, at `version` when given."""
+    tree = out / "source"
+    for item in BUILD_INPUTS:
+        origin, target = source / item, tree / item
+        if origin.is_dir():
+            shutil.copytree(origin, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(origin, target)
+    if version is not None:
+        pyproject = tree / "pyproject.toml"
+        text = pyproject.read_text()
+        pyproject.write_text(re.sub(r'(?m)^version = ".*"$', f'version = "{version}"', text, count=1))
+    run([UV, "build", "--wheel", "--quiet", "--out-dir", out / "dist"], cwd=tree)
+    (wheel,) = (out / "dist").glob("widget_mcp-*.whl")
+    return wheel
+
+
+def project_env() -> dict[str, str]:
+    """The environment a user's shell would have: none of this repository's paths or virtual environment."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "VIRTUAL_ENV", "UV_"))}
+    return env | {"UV": str(UV), "PATH": os.defpath + os.pathsep + str(UV.parent)}
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    work = tmp_path_factory.mktemp("package")
+    wheel = build_wheel(ROOT, work / "first")
+    run([UV, "tool", "run", "--from", wheel, "widget-mcp", "new", NAME], cwd=work, env=project_env())
+    return work / NAME, work
+
+
+def installed_version(project: Path) -> str:
+    script = "from importlib.metadata import version; print(version('widget-mcp'))"
+    return run([project / ".venv" / "bin" / "python", "-c", script], cwd=project).strip()
+
+
+def test_a_project_generated_from_the_wheel_passes_its_own_make_test(project: tuple[Path, Path]) -> None:
+    root, _ = project
+    assert (root / "src" / NAME / "tools.py").is_file()
+    assert not (root / "lambda_src").exists()  # nothing of the repository but the generated files
+    output = run(["make", "test"], cwd=root, env=project_env())
+    assert re.search(r"\d+ passed", output), output
+    assert installed_version(root) == tomllib_version(ROOT / "pyproject.toml")
+
+
+def test_the_project_upgraded_to_a_wheel_of_another_version_passes_its_make_test_again(
+    project: tuple[Path, Path],
+) -> None:
+    root, work = project
+    current = tomllib_version(ROOT / "pyproject.toml")
+    upgraded = f"{current}.post1"
+    wheel = build_wheel(ROOT, work / "second", version=upgraded)
+    pyproject = root / "pyproject.toml"
+    text = pyproject.read_text()
+    assert f"=={current}" in text
+    text = re.sub(r'path = ".*?widget_mcp-[^"]+\.whl"', f'path = "{wheel.as_posix()}"', text)
+    pyproject.write_text(text.replace(f"=={current}", f"=={upgraded}"))
+    output = run(["make", "test"], cwd=root, env=project_env())
+    assert re.search(r"\d+ passed", output), output
+    assert installed_version(root) == upgraded
+
+
+def tomllib_version(pyproject: Path) -> str:
+    import tomllib
+
+    return str(tomllib.loads(pyproject.read_text())["project"]["version"])

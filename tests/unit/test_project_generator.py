@@ -1,0 +1,78 @@
+"""`widget-mcp new`: what a generated project holds, and the names and folders it refuses."""
+
+from __future__ import annotations
+
+import ast
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+from widget_mcp.project.generate import GenerateError, generate, planned_files
+from widget_mcp.project.templates import TEST_TOOLS
+from widget_mcp.project.toolkit_pin import ToolkitPin
+
+ROOT = Path(__file__).resolve().parents[2]
+PIN = ToolkitPin("1.2.3")
+
+
+def test_a_project_has_its_app_under_src_its_tests_a_cdk_app_and_the_make_verbs() -> None:
+    files = planned_files("weather", pin=PIN)
+    assert {Path("src/weather/__init__.py"), Path("src/weather/tools.py"), Path("infra/app.py")} <= set(files)
+    assert any(path.parts[0] == "tests" and path.name.startswith("test_") for path in files)
+    makefile = files[Path("Makefile")]
+    for verb in ("dev", "test", "synth", "deploy"):
+        assert re.search(rf"(?m)^{verb}:", makefile), verb
+    assert "export WIDGET_MCP_APPS := weather" in makefile
+    assert "make test" in files[Path(".ci/run")]
+
+
+def test_the_app_imports_its_own_package_and_the_public_api_never_the_toolkits_apps() -> None:
+    for path, text in planned_files("weather", pin=PIN).items():
+        if path.suffix != ".py":
+            continue
+        ast.parse(text)  # every generated Python file is valid
+        assert "widget_mcp.apps" not in text, path
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("widget_mcp."):
+                assert node.module in {"widget_mcp.testing", "widget_mcp.cdk"}, (path, node.module)
+
+
+def test_the_pyproject_pins_the_toolkit_and_its_extras_at_this_version() -> None:
+    pyproject = tomllib.loads(planned_files("weather", pin=PIN)[Path("pyproject.toml")])
+    assert pyproject["project"]["dependencies"] == ["widget-mcp==1.2.3"]
+    assert "widget-mcp[local,cdk]==1.2.3" in pyproject["dependency-groups"]["dev"]
+    assert "sources" not in pyproject["tool"]["uv"]
+
+
+def test_a_toolkit_installed_from_a_wheel_file_is_the_projects_source_for_it(tmp_path: Path) -> None:
+    wheel = tmp_path / "widget_mcp-1.2.3-py3-none-any.whl"
+    pyproject = tomllib.loads(planned_files("weather", pin=ToolkitPin("1.2.3", wheel))[Path("pyproject.toml")])
+    assert pyproject["tool"]["uv"]["sources"] == {"widget-mcp": {"path": wheel.as_posix()}}
+
+
+def test_the_test_tools_are_pinned_at_the_versions_the_toolkit_locks() -> None:
+    lock = tomllib.loads((ROOT / "uv.lock").read_text())
+    locked = {package["name"]: package["version"] for package in lock["package"]}
+    for tool in TEST_TOOLS:
+        name, version = tool.split("==")
+        assert locked[name] == version, f"{tool}: uv.lock has {locked[name]}"
+
+
+@pytest.mark.parametrize("name", ["Weather", "w", "weather-app", "2weather", "class", "widget_mcp", "infra", "a__b"])
+def test_a_name_that_cannot_be_the_apps_package_is_refused_naming_it(name: str) -> None:
+    with pytest.raises(GenerateError) as raised:
+        planned_files(name, pin=PIN)
+    assert raised.value.subject == name
+
+
+def test_a_folder_that_is_not_empty_is_left_as_it_is(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(GenerateError, match="not empty"):
+        generate("weather", tmp_path, pin=PIN)
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+def test_the_ci_entry_point_is_executable(tmp_path: Path) -> None:
+    generated = generate("weather", tmp_path / "weather", pin=PIN)
+    assert (generated.root / ".ci" / "run").stat().st_mode & 0o111

@@ -1,0 +1,62 @@
+"""A project of its own registers its apps through WIDGET_MCP_APPS, without editing the toolkit's registry."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from widget_mcp.apps.registry import BUILT_IN, DATA_APP, RegistryError, registry_of
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("value", [None, "", " , "])
+def test_no_listed_package_serves_the_built_in_apps(value: str | None) -> None:
+    assert registry_of(value) == BUILT_IN
+
+
+def test_the_listed_packages_are_served_in_order_and_then_the_data_app() -> None:
+    assert registry_of(" weather , acme.notes,weather") == ("weather", "acme.notes", DATA_APP)
+
+
+def test_the_data_app_listed_by_the_user_keeps_its_place() -> None:
+    assert registry_of(f"{DATA_APP},weather") == (DATA_APP, "weather")
+
+
+@pytest.mark.parametrize("entry", ["weather-app", "acme..notes", "src/weather", "1st"])
+def test_an_entry_that_is_no_package_name_is_refused_naming_it(entry: str) -> None:
+    with pytest.raises(RegistryError) as raised:
+        registry_of(f"weather,{entry}")
+    assert raised.value.entry == entry
+    assert "WIDGET_MCP_APPS" in str(raised.value)
+
+
+def test_a_server_started_with_the_variable_lists_the_tools_of_the_package_it_names(tmp_path: Path) -> None:
+    package = tmp_path / "weather"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from widget_mcp import AppContext, ToolBook\n"
+        "book = ToolBook()\n"
+        "def tool_book(context: AppContext) -> ToolBook:\n"
+        "    return book\n"
+    )
+    script = (
+        "import json\n"
+        "from widget_mcp.apps import registry\n"
+        "from widget_mcp.settings import Settings\n"
+        "from widget_mcp.storage.memory import InMemoryDocumentStore\n"
+        "from widget_mcp.wiring import build_books\n"
+        "books = build_books(Settings(allowed_hosts=('localhost',)), InMemoryDocumentStore())\n"
+        "print(json.dumps({'apps': registry.APPS, 'tools': [n for b in books for n in b.tools]}))\n"
+    )
+    path = os.pathsep.join([str(tmp_path), str(ROOT / "lambda_src")])
+    env = {**os.environ, "WIDGET_MCP_APPS": "weather", "PYTHONPATH": path}
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    served = json.loads(done.stdout)
+    assert served["apps"] == ["weather", DATA_APP]
+    assert not any(tool.startswith("chess_") for tool in served["tools"])
