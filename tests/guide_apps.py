@@ -9,7 +9,7 @@ from pathlib import Path
 from readme_snippets import section_python
 
 # Package name in the copy → the guide section whose python blocks are its `__init__.py`.
-GUIDE_APPS = {"team_poll": "### Keep state", "team_space": "### Shared state"}
+GUIDE_APPS = {"team_poll": "Keep state", "team_space": "Shared state"}
 
 
 def add_guide_apps(copy: Path) -> list[str]:

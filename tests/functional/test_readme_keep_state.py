@@ -25,7 +25,7 @@ PACKAGE = "readme_team_poll"
 
 def guide_code() -> str:
     """The python blocks of the "Keep state" section, in order: the app's `__init__.py`."""
-    return "\n\n".join(section_python("### Keep state"))
+    return "\n\n".join(section_python("Keep state"))
 
 
 @pytest.fixture

@@ -33,8 +33,8 @@ def guide_code(heading: str) -> str:
 @pytest.fixture
 def core(settings: Settings, store: DocumentStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Core:
     for package, code in (
-        (POLL_PACKAGE, guide_code("### Keep state")),
-        (SPACE_PACKAGE, guide_code("### Shared state")),
+        (POLL_PACKAGE, guide_code("Keep state")),
+        (SPACE_PACKAGE, guide_code("Shared state")),
     ):
         (tmp_path / package).mkdir()
         (tmp_path / package / "__init__.py").write_text(code.replace(GUIDE_POLL_MODULE, POLL_PACKAGE))
@@ -112,5 +112,5 @@ async def test_a_member_cannot_add_others_and_a_poll_of_one_space_is_not_found_i
 
 
 def test_the_guides_space_app_passes_ruff_where_the_guide_puts_it(tmp_path: Path) -> None:
-    apps = {"team_poll": guide_code("### Keep state"), "team_space": guide_code("### Shared state")}
+    apps = {"team_poll": guide_code("Keep state"), "team_space": guide_code("Shared state")}
     assert_guide_apps_pass_ruff(tmp_path, apps, "widget_mcp/apps/team_space", "Shared state")

@@ -89,6 +89,7 @@ class ListRoots:
 
 
 InputRequest = Elicitation | Sampling | ListRoots
+"""What a tool may ask its client mid-call (`call.ask`): a form, a completion or the client's roots."""
 
 
 @dataclass(frozen=True)
