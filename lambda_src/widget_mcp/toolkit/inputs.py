@@ -115,12 +115,16 @@ class Sampled:
 
 @dataclass(frozen=True)
 class Root:
+    """One root the client shared: a folder or URI, with the name it gave it."""
+
     uri: str
     name: str | None = None
 
 
 @dataclass(frozen=True)
 class Roots:
+    """The client's answer to `ListRoots`."""
+
     roots: tuple[Root, ...]
 
 

@@ -74,6 +74,8 @@ class InvalidMember(ToolError):
 
 @dataclass(frozen=True, slots=True)
 class Space:
+    """A shared space as stored: its owner and members, and the partition its documents live in (`partition`)."""
+
     space_id: str
     name: str
     owner: str
