@@ -1,5 +1,5 @@
-"""README.md's "Shared state" guide: its team-space package (written from the guide's code blocks, beside the
-"Keep state" poll app it reuses), listed in the registry and served through the official MCP client on the
+"""The "Shared state" guide (docs/shared-state.md): its team-space package (written from the guide's code blocks,
+beside the "Keep state" poll app it reuses), listed in the registry and served through the official MCP client on the
 in-memory store and on DynamoDB (moto, real boto3). Members share a space's polls; a stranger, a caller without
 identity (identity_required) and a removed member are refused; nothing of one space is reachable from another."""
 

@@ -1,4 +1,4 @@
-"""The README's examples of content blocks, resources and prompts run as written, in order, in one app module."""
+"""docs/media.md's examples of content blocks, resources and prompts run as written, in order, in one app module."""
 
 from __future__ import annotations
 
