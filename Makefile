@@ -12,13 +12,14 @@ PY := $(VENV)/bin/python
 export PYTHONPATH := $(CURDIR)/lambda_src:$(CURDIR):$(CURDIR)/tests/conformance
 export UV_PROJECT_ENVIRONMENT := $(CURDIR)/$(VENV)
 
-.PHONY: help dev test tutorial-check lint typecheck unit functional lambda bench fuzz clean
+.PHONY: help dev test tutorial-check docs lint typecheck unit functional lambda bench fuzz clean
 
 help:
 	@echo "make dev     serve locally on 127.0.0.1:\$${PORT:-8000} (MCP at /mcp), AWS embedded via moto"
 	@echo "make test    install what is missing, then lint, type-check and run every test layer"
-	@echo "make tutorial-check  follow the README tutorial in a copy, then run that copy's make test (minutes)"
+	@echo "make tutorial-check  follow the tutorial (docs/tutorial.md) in a copy, then run that copy's make test (minutes)"
 	@echo "make dist    build the wheel and the sdist into dist/ (the toolkit, its prebuilt widget bundles, widget-mcp new)"
+	@echo "make docs    build the docs site (docs/, mkdocs.yml) into build/docs/, offline; open build/docs/index.html"
 	@echo "make bench   benchmarks: ours against the official SDK and awslabs' handler, printed as one table"
 	@echo "make fuzz    the long fuzzing run (make test runs a short, seeded one)"
 	@echo "make load    virtual users play chess and answer forms against make dev (USERS=20 DURATION=45, URL=…): latency, errors, ledger"
@@ -54,9 +55,9 @@ $(UV):
 # The lockfile is the source of truth; --frozen fails instead of silently re-resolving. Compiled at install:
 # PYTHONDONTWRITEBYTECODE is common here, so nothing would ever cache bytecode and every run would recompile.
 $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
-	@echo "==> installing every locked Python package into $(VENV)/: runtime, test, CDK and benchmark tools (about 1.1 GB in all from PyPI, a few minutes the first time)"
+	@echo "==> installing every locked Python package into $(VENV)/: runtime, test, CDK, benchmark and docs tools (about 1.2 GB in all from PyPI, a few minutes the first time)"
 	$(UV) sync --frozen --quiet --compile-bytecode || $(call offline,installing the Python packages,PyPI)
-	@touch $@ $(VENV)/.synced-local $(VENV)/.synced-test
+	@touch $@ $(VENV)/.synced-local $(VENV)/.synced-test $(VENV)/.synced-docs
 
 # `make dev` alone installs the runtime and the local group only (moto, uvicorn), never the test, CDK or
 # benchmark tools; --inexact keeps what a `make test` installed before.
@@ -70,6 +71,13 @@ $(VENV)/.synced-local: pyproject.toml uv.lock | $(UV)
 $(VENV)/.synced-test: pyproject.toml uv.lock | $(UV)
 	@echo "==> installing the test tools into $(VENV)/ (about 600 MB from PyPI the first time)"
 	$(UV) sync --frozen --quiet --compile-bytecode --no-default-groups --group dev --inexact \
+		|| $(call offline,installing the Python packages,PyPI)
+	@touch $@
+
+# The docs site's tools (the docs group: MkDocs Material, mkdocstrings) for `make docs`, nothing else.
+$(VENV)/.synced-docs: pyproject.toml uv.lock | $(UV)
+	@echo "==> installing the docs tools into $(VENV)/ (about 120 MB from PyPI the first time)"
+	$(UV) sync --frozen --quiet --compile-bytecode --no-default-groups --group docs --inexact \
 		|| $(call offline,installing the Python packages,PyPI)
 	@touch $@
 
@@ -144,7 +152,7 @@ client-locks: | $(UV)
 			--custom-compile-command "make client-locks" "$$pins" -o "$${pins%.in}.txt" || exit 1; \
 	done
 
-# Reloads as you edit (README, Quickstart): Python under lambda_src/ restarts the app, Vite rebuilds the widgets
+# Reloads as you edit (docs/quickstart.md): Python under lambda_src/ restarts the app, Vite rebuilds the widgets
 # (watch mode, beside the server), moto and its state keep running. RELOAD=0 make dev serves once.
 dev: $(VENV)/.synced-local $(WIDGET_STAMP)
 	$(PY) -m widget_mcp.local
@@ -175,10 +183,17 @@ TEST_WORKERS ?= auto
 test: lint typecheck $(WIDGET_STAMP) $(EXT_APPS_HOST_STAMP) clients $(INSPECTORS_DEPS)
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --ignore=tests/openwebui
 
-# The README tutorial followed word for word in a copy (both ways: as written, and WIDGET=1), then the copy's own
+# The tutorial (docs/tutorial.md) followed word for word in a copy (both ways: as written, and WIDGET=1), then the copy's own
 # `make test` (tests/tutorial_check.py). Minutes: .ci/run runs it after `make test`, which keeps its quick tutorial test.
 tutorial-check: $(VENV)/.synced $(WIDGET_DEPS)
 	$(PY) tests/tutorial_check.py
+
+# The site from docs/ (its API reference read from lambda_src's docstrings, without importing them) and the guides it
+# includes; strict: a broken link or anchor, or a page left out of the nav, fails it. `make test` builds it too
+# (tests/functional/test_docs_site.py). No network: nothing is fetched, and the pages load nothing from elsewhere.
+docs: $(VENV)/.synced-docs
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
+	@echo "docs: build/docs/index.html"
 
 bench: $(VENV)/.synced $(WIDGET_STAMP)
 	$(PY) -m bench $(BENCH_ARGS)
@@ -202,7 +217,7 @@ fuzz: $(VENV)/.synced
 clean:
 	rm -rf $(VENV) $(TOOLS) $(CLIENT_ENVS) .pytest_cache .mypy_cache .ruff_cache
 
-# --- the official MCP conformance suite (README, "Conformance"), pinned with the Node 22 it needs ---
+# --- the official MCP conformance suite (docs/conformance.md), pinned with the Node 22 it needs ---
 .PHONY: conformance
 CONFORMANCE_DEPS := tests/conformance/node_modules/.ci-stamp
 
@@ -267,15 +282,15 @@ submission: $(VENV)/.synced-test $(WIDGET_STAMP)
 reviewer-account: $(VENV)/.synced
 	$(PY) -m infra.reviewer_account $(if $(STACK),--stack "$(STACK)") $(REVIEWER_ARGS)
 
-# --- a new app on the toolkit (README, "Build your own app") ---
+# --- a new app on the toolkit (docs/tutorial.md) ---
 .PHONY: app
 app: $(VENV)/.synced-local
 	@test -n "$(NAME)" || { echo "usage: make app NAME=weather [WIDGET=1 | STATE=1]" >&2; exit 2; }
 	$(PY) -m widget_mcp.local.scaffold "$(NAME)" $(if $(WIDGET),--widget) $(if $(STATE),--state)
 
 # One app's files linted, its package type-checked (strict, the project's mypy config) and every test of it run;
-# installs the test tools (the dev group), never CDK or the benchmarks. An app's tests, by convention (README, "Build
-# your own app"): tests/unit/NAME/, and test_NAME.py or test_NAME_*.py in any layer (tests/functional, tests/browser, …).
+# installs the test tools (the dev group), never CDK or the benchmarks. An app's tests, by convention (docs/tutorial.md):
+# tests/unit/NAME/, and test_NAME.py or test_NAME_*.py in any layer (tests/functional, tests/browser, …).
 .PHONY: test-app
 APP_TESTS = $(sort $(wildcard tests/unit/$(NAME)) $(shell find tests -path tests/unit/$(NAME) -prune -o -name node_modules -prune \
 	-o -type f \( -name 'test_$(NAME).py' -o -name 'test_$(NAME)_*.py' \) -print 2>/dev/null))
@@ -291,7 +306,7 @@ test-app: $(VENV)/.synced-test
 	$(VENV)/bin/python -m tests.import_cycles lambda_src/widget_mcp/apps/$(NAME)
 	$(PY) -m pytest -q -p no:cacheprovider $(APP_TESTS)
 
-# --- Open WebUI as a host (README, "Use it in Open WebUI"): too heavy for `make test`; .ci/run runs it after ---
+# --- Open WebUI as a host (docs/openwebui.md): too heavy for `make test`; .ci/run runs it after ---
 # Open WebUI 0.12.4, pinned with hashes (tests/openwebui/requirements.txt), goes into its own environment under
 # ~/.cache/widget-mcp/openwebui/<hash of the requirements> (about 3 GB, a few minutes the first time), never .venv.
 # torch is its CPU build, found through OPENWEBUI_FIND_LINKS (a folder of wheels or PyTorch's CPU wheel index).

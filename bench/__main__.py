@@ -130,7 +130,7 @@ def _security(runs: int, targets: list[Target]) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke test, not for the README)")
+    parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke test, not for the docs)")
     parser.add_argument("--only", default=",".join(PARTS), help=f"comma-separated subset of {','.join(PARTS)}")
     args = parser.parse_args()
     parts = set(args.only.split(","))

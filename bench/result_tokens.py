@@ -4,8 +4,8 @@ Each result is made by the real runtime on the in-memory store, as a host would 
 the narration, the structuredContent serialized after it, and the display widgets' fallbacks, in characters, and
 the whole text in tokens, approximated as characters / 4 (no tokenizer is installed; for JSON full of short keys
 and FEN-like strings the real count runs somewhat higher). The last two columns are the result's `_meta` as JSON,
-which a framework that hands its model the whole result (google-adk) adds to that. The README's "What the model
-reads" and "Tested clients" quote it.
+which a framework that hands its model the whole result (google-adk) adds to that. The docs' pages "What the model
+reads" (docs/widgets.md) and "Tested clients" (docs/identity.md) quote it.
 """
 
 from __future__ import annotations

@@ -96,7 +96,7 @@ class StackConfig:
     existing_secrets: dict[str, str | None] = field(default_factory=dict)
     # The apps the function serves (the registry its asset ships): what they declare decides what the stack grants.
     apps: tuple[str, ...] = APPS
-    # The directories' ownership proofs served at /.well-known/ (README, "Publish"): variable → token.
+    # The directories' ownership proofs served at /.well-known/ (docs/publish.md): variable → token.
     directory_tokens: dict[str, str] = field(default_factory=dict)
     # `-c apps=chess,forms` names the apps served (the published profile); False: every registered app.
     apps_named: bool = False

@@ -11,7 +11,7 @@ from widget_mcp.settings import Settings
 
 from infra.context_values import ConfigError
 
-# The limits every caller meets (the function's settings of the same name, README "Settings") a deployer may set with
+# The limits every caller meets (the function's settings of the same name, docs/settings.md) a deployer may set with
 # `-c <name in camelCase>=N`; their bounds are the settings model's own, checked at synth.
 LIMIT_SETTINGS = (
     "quota_live_games",

@@ -1,4 +1,4 @@
-"""The context a published deployment sets (README, "Publish"): the profile it serves (`-c apps=chess,forms`,
+"""The context a published deployment sets (docs/publish.md): the profile it serves (`-c apps=chess,forms`,
 `-c release=1.2.0`), who its legal pages name (`-c publisherName=…`, `-c supportContact=…`) and the directories'
 ownership proofs (`-c openaiAppsChallenge=…`, `-c mcpRegistryAuth=…`), each checked at synth."""
 

@@ -2,7 +2,7 @@
 holding the tools' scopes, and one public app client (authorization code + PKCE) that ChatGPT links with.
 
 Cognito has no dynamic client registration, so the function serves a small registration endpoint that
-hands out this pre-created client (see `widget_mcp.auth.facade`); the README explains the choice.
+hands out this pre-created client (see `widget_mcp.auth.facade`); docs/oauth.md explains the choice.
 
 The resource server's identifier is the MCP URL itself: MCP clients such as ChatGPT send it as the RFC 8707
 `resource` parameter, and Cognito (managed login, Essentials) binds tokens to a resource only when the value

@@ -1,5 +1,5 @@
 """Values just past each argument's declared cap, read from its input schema, for the tests derived from the registry
-(tests/functional/test_request_limits.py). Every cap the README asks for is read, for every JSON type: a string's
+(tests/functional/test_request_limits.py). Every cap the guide asks for is read, for every JSON type: a string's
 `maxLength`, a number's `maximum` or `exclusiveMaximum`, a list's `maxItems`, an object's `maxProperties`, an enum or
 a const. An argument none of these caps (an object measured in bytes by a validator) needs an over-cap value listed
 by hand; without one, the plan is an `Unplanned` that says which declaration to add, and the test fails saying so."""

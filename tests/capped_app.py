@@ -1,4 +1,4 @@
-"""A team-poll app whose arguments are capped in every way the README asks for (a string's length, a number's
+"""A team-poll app whose arguments are capped in every way the guide asks for (a string's length, a number's
 maximum, a list's length, a dict's size, an enum, a nullable argument), written with the toolkit's public API only:
 tests/functional/test_argument_cap_planning.py serves it beside the registry's apps (`served_with_capped_app`) and
 plans a call past each cap as the derived tests do. `loose_book` holds a tool whose object argument no schema caps,

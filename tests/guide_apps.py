@@ -1,4 +1,4 @@
-"""The README guides' stateful apps ("Keep state": a poll; "Shared state": team polls on spaces, whose tools need an
+"""The guides' stateful apps ("Keep state": a poll; "Shared state": team polls on spaces, whose tools need an
 identified user and make a two-step chain of ids) written into a copy of the repository and registered, as a user
 following the guides would: the tests derived from the registry must pass with them served."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from readme_snippets import section_python
 
 # Package name in the copy → the guide section whose python blocks are its `__init__.py`.
-GUIDE_APPS = {"team_poll": "### Keep state", "team_space": "### Shared state"}
+GUIDE_APPS = {"team_poll": "Keep state", "team_space": "Shared state"}
 
 
 def add_guide_apps(copy: Path) -> list[str]:

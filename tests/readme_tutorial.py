@@ -1,4 +1,4 @@
-"""README's "Build your own app" tutorial as steps a test can follow in a copy of the repository."""
+"""The "Build your own app" tutorial (docs/tutorial.md) as steps a test can follow in a copy of the repository."""
 
 from __future__ import annotations
 
@@ -9,13 +9,14 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from repo_copy import ROOT, run_in
+from readme_snippets import section
+from repo_copy import run_in
 from widget_mcp.local.scaffold import ScaffoldError, planned_files
 
 
 @dataclass(frozen=True)
 class TutorialApp:
-    """An app the README tutorial was followed for in a copy, and the commands it left to run (`make test-app …`)."""
+    """An app the tutorial was followed for in a copy, and the commands it left to run (`make test-app …`)."""
 
     name: str
     widget: bool
@@ -43,10 +44,8 @@ STEP = re.compile(r"<!-- tutorial: (run|append (\S+)) -->\n```\w+\n(.*?)```", re
 
 
 def tutorial(name: str = "weather") -> str:
-    """The tutorial's text, for an app called `name` (the README's is weather)."""
-    text = (ROOT / "README.md").read_text()
-    start = text.index("## Build your own app")
-    return text[start : text.index("\n## ", start + 1)].replace("weather", name)
+    """The tutorial's text, for an app called `name` (the guide's is weather)."""
+    return section("Build your own app")[1].replace("weather", name)
 
 
 def unused_name(repo: Path, base: str, *, widget: bool = False, state: bool = False) -> str:

@@ -1,5 +1,5 @@
-"""A small app that asks its user mid-call and reports progress, as README's "Ask the client mid-call" shows it:
-the input-request, progress and logging tests run it outside the conformance app. Its departures board is a
+"""A small app that asks its user mid-call and reports progress, as docs/input-requests.md shows it: the
+input-request, progress and logging tests run it outside the conformance app. Its departures board is a
 resource clients may subscribe to (with RESUMABLE_STREAMS), which `delay_trains` changes."""
 
 from __future__ import annotations

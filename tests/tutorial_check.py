@@ -1,5 +1,5 @@
-"""`make tutorial-check`: the README's "Build your own app" followed word for word in a copy of this repository, then
-that copy's own full `make test`, which must pass (the README promises it does right after the tutorial).
+"""`make tutorial-check`: the tutorial, "Build your own app" (docs/tutorial.md), followed word for word in a copy of
+this repository, then that copy's own full `make test`, which must pass (the tutorial promises it does right after).
 
 The tutorial is followed twice, as it offers: as written (`make app NAME=weather`, on the display host) and with
 `WIDGET=1` (for forecast, a widget of its own); each through its `make test-app`. The copy's `make test` then
@@ -57,7 +57,7 @@ def main() -> int:
         made = []
         for base, widget in TUTORIAL_APPS.values():
             name = unused_name(copy, base, widget=widget)
-            print(f"tutorial-check: following the README tutorial for {name}{' with WIDGET=1' if widget else ''}")
+            print(f"tutorial-check: following the tutorial for {name}{' with WIDGET=1' if widget else ''}")
             for command in follow(copy, name, widget=widget, make=True):
                 run(copy, *command)
             made.append(name)

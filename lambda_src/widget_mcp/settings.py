@@ -57,7 +57,7 @@ class Settings(BaseModel):
     # schema when the form is asked); past either, too_complex. A step costs a few microseconds at worst.
     forms_max_check_steps: int = Field(default=100_000, ge=1_000, le=2_000_000)
     forms_max_value_steps: int = Field(default=10_000, ge=100, le=2_000_000)
-    # Limits every caller meets (README, "Settings"; SECURITY.md for the cost they bound). The budget of one
+    # Limits every caller meets (docs/settings.md; SECURITY.md for the cost they bound). The budget of one
     # stored game or form, in DynamoDB's item bytes (DynamoDB's own limit is 400 KB).
     max_item_bytes: int = Field(default=64 * 1024, ge=4 * 1024, le=400 * 1024)
     # Live games and forms each principal may keep (callers without identity: per source address).
@@ -73,7 +73,7 @@ class Settings(BaseModel):
     # Proxies that append the address they received from to X-Forwarded-For, API Gateway included (CloudFront in
     # front of API Gateway: 2); 0 never reads the header and takes the connection's address (API Gateway's sourceIp).
     trusted_proxy_hops: int = Field(default=0, ge=0, le=5)
-    # Sign-in (README, "OAuth sign-in"): with `oauth`, tools that keep state need a verified access token.
+    # Sign-in (docs/oauth.md): with `oauth`, tools that keep state need a verified access token.
     auth_mode: Literal["none", "oauth"] = "none"
     oauth_issuer: str | None = None
     # Defaults to the issuer's `/.well-known/jwks.json` (where Cognito publishes it).
@@ -100,34 +100,34 @@ class Settings(BaseModel):
     # Also serve the official MCP conformance suite's fixtures (tests/conformance/conformance_fixtures):
     # `make conformance` and `CONFORMANCE=1 make dev` only. Refused inside Lambda, so no deployment ever lists them.
     conformance: bool = False
-    # A secret shared with a host integration (Open WebUI's, README "Use it in Open WebUI") that signs per-user
+    # A secret shared with a host integration (Open WebUI's, docs/openwebui.md) that signs per-user
     # tokens; empty: none is accepted, and sandboxed widgets (`Origin: null`) are refused as any unlisted origin.
     # In AWS, HOST_TOKEN_SECRET_ARN names a Secrets Manager secret or an SSM SecureString parameter holding it
     # instead, read when the first host token arrives.
     host_token_secret: SecretStr | None = None
     host_token_secret_arn: str | None = Field(default=None, pattern=SECRET_ARN_PATTERN)
-    # Signs the requestState of input requests (README, "Ask the client mid-call"), so any instance can resume a
+    # Signs the requestState of input requests (docs/input-requests.md), so any instance can resume a
     # call: at least 32 characters. In AWS, REQUEST_STATE_SECRET_ARN names a Secrets Manager secret or an SSM
     # SecureString parameter holding it instead, read on first use. Neither: a random key for this process alone.
     request_state_secret: SecretStr | None = None
     request_state_secret_arn: str | None = Field(default=None, pattern=SECRET_ARN_PATTERN)
-    # Let MCP 2025-11-25 clients answer a tool's input requests (README, "Ask the client mid-call"): the call's
+    # Let MCP 2025-11-25 clients answer a tool's input requests (docs/input-requests.md): the call's
     # event stream ends after its requests, and the client resumes it with GET /mcp and Last-Event-ID once it has
     # answered (transport/resumption.py). On by default; off (RESUMABLE_STREAMS=0): every GET /mcp is answered 405,
     # and those clients get `input_unsupported`.
     resumable_streams: bool = True
     # How long a client may take to answer an input request before the call must start over.
     request_state_ttl_seconds: int = Field(default=900, ge=30, le=86_400)
-    # Tasks (README, "Run long work as a task"): how long a task and its result are kept after it is created, and
+    # Tasks (docs/tasks.md): how long a task and its result are kept after it is created, and
     # how long one round of its work may run once started (the function's timeout; in AWS the stack sets both).
     task_ttl_seconds: int = Field(default=3600, ge=60, le=7 * 86_400)
     task_work_seconds: int = Field(default=20, ge=1, le=900)
-    # Directory ownership proofs (README, "Publish"): the token OpenAI's app submission asks to find at
+    # Directory ownership proofs (docs/publish.md): the token OpenAI's app submission asks to find at
     # /.well-known/openai-apps-challenge, and the MCP Registry's HTTP proof at /.well-known/mcp-registry-auth.
     # Unset, both paths answer 404.
     openai_apps_challenge: str | None = None
     mcp_registry_auth: str | None = None
-    # The apps served (README, "Publish"): registry names such as `chess,forms`; empty serves every registered app.
+    # The apps served (docs/publish.md): registry names such as `chess,forms`; empty serves every registered app.
     # A published deployment names its apps, so nothing else (the demo) is listed to reviewers or users.
     apps: tuple[str, ...] = ()
     # A release label (`1.2.0`) pins each template URI to `ui://widget/<name>-v<release>.html`, so a bundle change

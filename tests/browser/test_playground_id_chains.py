@@ -1,4 +1,4 @@
-"""The playground follows a declared chain of ids: with the README guides' apps served (guide_apps.py), calling
+"""The playground follows a declared chain of ids: with the guides' apps served (guide_apps.py), calling
 team_vote (as ChatGPT, which names its user: the space tools need one) makes a space, then a poll in that space, then
 votes, each id made once and shown in the form."""
 

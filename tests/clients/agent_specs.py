@@ -32,7 +32,7 @@ AGENTS: tuple[ClientSpec, ...] = (
 )
 AGENT_IDS = [spec.key for spec in AGENTS]
 
-# What a framework's model is known not to read, by framework and error code: each entry is a finding (README,
+# What a framework's model is known not to read, by framework and error code: each entry is a finding (docs/identity.md,
 # "Tested clients"), and the tests check it still holds, so a fix on either side fails them until it is removed.
 UNREAD_ERRORS: dict[str, dict[str, str]] = {
     # Its MCP layer raises on a call with no arguments at all, and the runner's default error

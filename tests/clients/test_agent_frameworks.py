@@ -220,7 +220,7 @@ def test_each_agents_model_reads_the_invalid_arguments_sentence(
 def test_each_agents_model_reads_why_a_tool_that_needs_an_identified_user_refuses_it(
     agent: Agent, reference: ClientSession
 ) -> None:
-    # One test over every such tool (none in the reference apps; the README's shared-state apps declare them).
+    # One test over every such tool (none in the reference apps; docs/shared-state.md's apps declare them).
     for tool in IDENTITY_TOOLS:
         arguments = identity_probe(tool)
         sentence = reference.fails(tool, arguments, "identity_required", identified=False).narration

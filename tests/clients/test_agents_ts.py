@@ -146,7 +146,7 @@ def test_each_agent_frameworks_model_reads_the_sentence_naming_an_unknown_id(
 def test_each_agent_frameworks_model_reads_why_a_tool_that_needs_an_identified_user_refuses_it(
     agent: Agent, reference: ClientSession
 ) -> None:
-    # One test over every such tool (none in the reference apps; the README's shared-state apps declare them).
+    # One test over every such tool (none in the reference apps; docs/shared-state.md's apps declare them).
     for tool in IDENTITY_TOOLS:
         arguments = identity_probe(tool)
         sentence = reference.fails(tool, arguments, "identity_required", identified=False).narration

@@ -31,7 +31,7 @@ def store(request: pytest.FixtureRequest) -> DocumentStore:
 
 @pytest.fixture(scope="session")
 def scaffolded_repo(tmp_path_factory: pytest.TempPathFactory) -> ScaffoldedRepo:
-    """One copy of the repository (copies are slow) where the README tutorial was followed twice: on the display
+    """One copy of the repository (copies are slow) where the tutorial was followed twice: on the display
     host, and with a widget of its own (WIDGET=1); and where `make app NAME=… STATE=1` made an app that keeps state."""
     copy = copy_repo(tmp_path_factory.mktemp("repo"))
     apps = {}

@@ -1,5 +1,5 @@
 """The derived tests' plan of a call past each argument's cap (tests/argument_caps.py) holds for a user's app capped
-in every way the README asks for, served beside the registry's apps: each planned value is refused naming the
+in every way the guide asks for, served beside the registry's apps: each planned value is refused naming the
 argument itself (not one of its items), and an argument no schema caps fails its test saying what to declare."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The README guides' stateful apps, registered in a copy of the repository as the guides say (guide_apps.py): the
+"""The guides' stateful apps, registered in a copy of the repository as the guides say (guide_apps.py): the
 tests derived from the registry pass with them served. Their space tools need an identified user
 (`needs_identity=True`: called with an openai/subject, and refused identity_required without one) and chain their ids
 two makers deep (team_vote takes a poll create_team_poll made in a space create_space made)."""

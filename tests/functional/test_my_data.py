@@ -65,7 +65,7 @@ async def make_state(core: Core, meta: dict[str, str]) -> None:
     for spec in makers():
         result = await call_as(core, spec.name, example_call(spec), meta)
         if not meta and result.is_error and result.meta["error"]["code"] == "identity_required":
-            continue  # state that needs an identity (a space's, README "Shared state"): none is made without one
+            continue  # state that needs an identity (a space's, docs/shared-state.md): none is made without one
         assert not result.is_error, (spec.name, result)
 
 
@@ -87,8 +87,8 @@ async def test_erasing_deletes_every_item_the_caller_made_in_every_app_and_anoth
 
     assert not erased.is_error, erased
     assert erased.structured_content["complete"] is True
-    # What it counts is what went: her own items, and the spaces she owned with their documents (README, "Shared
-    # state"), whatever partition they live in.
+    # What it counts is what went: her own items, and the spaces she owned with their documents (docs/shared-state.md),
+    # whatever partition they live in.
     assert sum(erased.structured_content["erased"].values()) == len(before - _documents(store))
     assert partition(store, ALICE) == []
     assert partition(store, BOB) == bobs

@@ -1,5 +1,5 @@
-"""README.md's "Keep state" guide: its team poll app, written to a package from the guide's code blocks as a user
-pastes them, listed in the registry and served through the official MCP client, on the in-memory store and on
+"""The "Keep state" guide (docs/state.md): its team poll app, written to a package from the guide's code blocks as a
+user pastes them, listed in the registry and served through the official MCP client, on the in-memory store and on
 DynamoDB (moto, real boto3). Both stores answer alike; racing votes all count; another user's poll is not found."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ PACKAGE = "readme_team_poll"
 
 def guide_code() -> str:
     """The python blocks of the "Keep state" section, in order: the app's `__init__.py`."""
-    return "\n\n".join(section_python("### Keep state"))
+    return "\n\n".join(section_python("Keep state"))
 
 
 @pytest.fixture

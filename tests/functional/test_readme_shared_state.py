@@ -1,5 +1,5 @@
-"""README.md's "Shared state" guide: its team-space package (written from the guide's code blocks, beside the
-"Keep state" poll app it reuses), listed in the registry and served through the official MCP client on the
+"""The "Shared state" guide (docs/shared-state.md): its team-space package (written from the guide's code blocks,
+beside the "Keep state" poll app it reuses), listed in the registry and served through the official MCP client on the
 in-memory store and on DynamoDB (moto, real boto3). Members share a space's polls; a stranger, a caller without
 identity (identity_required) and a removed member are refused; nothing of one space is reachable from another."""
 
@@ -33,8 +33,8 @@ def guide_code(heading: str) -> str:
 @pytest.fixture
 def core(settings: Settings, store: DocumentStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Core:
     for package, code in (
-        (POLL_PACKAGE, guide_code("### Keep state")),
-        (SPACE_PACKAGE, guide_code("### Shared state")),
+        (POLL_PACKAGE, guide_code("Keep state")),
+        (SPACE_PACKAGE, guide_code("Shared state")),
     ):
         (tmp_path / package).mkdir()
         (tmp_path / package / "__init__.py").write_text(code.replace(GUIDE_POLL_MODULE, POLL_PACKAGE))
@@ -112,5 +112,5 @@ async def test_a_member_cannot_add_others_and_a_poll_of_one_space_is_not_found_i
 
 
 def test_the_guides_space_app_passes_ruff_where_the_guide_puts_it(tmp_path: Path) -> None:
-    apps = {"team_poll": guide_code("### Keep state"), "team_space": guide_code("### Shared state")}
+    apps = {"team_poll": guide_code("Keep state"), "team_space": guide_code("Shared state")}
     assert_guide_apps_pass_ruff(tmp_path, apps, "widget_mcp/apps/team_space", "Shared state")

@@ -1,6 +1,7 @@
-"""Every code block of README.md is tested as written, or marked as one that is not run (readme_snippets.py): the
-client scripts run with this virtualenv's Python and the curl lines with bash, against the app on a loopback port;
-the example app is served and answers the error result the README shows. An edit that breaks a snippet fails here."""
+"""Every code block of the guide (README.md and the pages under docs/) is tested as written, or marked as one that is
+not run (readme_snippets.py): the client scripts run with this virtualenv's Python and the curl lines with bash,
+against the app on a loopback port; the example app is served and answers the error result the guide shows. An edit
+that breaks a snippet fails here."""
 
 from __future__ import annotations
 
@@ -32,21 +33,20 @@ def base_url(settings: Settings) -> Iterator[str]:
 
 
 def _ids(found: list[Block]) -> list[str]:
-    return [f"line-{block.line}" for block in found]
+    return [f"{block.path}-line-{block.line}" for block in found]
 
 
 def _assert_ran(ran: subprocess.CompletedProcess[str], block: Block) -> None:
-    where = f"README.md line {block.line}"
+    where = block.where
     assert ran.returncode == 0, f"{where} failed:\n{ran.stdout[-2000:]}{ran.stderr[-3000:]}"
     for text in block.prints:
         assert text in ran.stdout, f"{where} did not print {text!r}:\n{ran.stdout[-3000:]}"
 
 
 @pytest.mark.parametrize("path", MARKED)
-def test_every_code_block_of_the_readme_is_marked_with_how_it_is_tested(path: str) -> None:
+def test_every_code_block_of_the_guide_is_marked_with_how_it_is_tested(path: str) -> None:
     found = blocks(path=path)
-    assert found, f"no code blocks found in {path}"
-    assert unmarked(found, path) == [], (
+    assert unmarked(found) == [], (
         "put a marker on the line before each code block (see tests/readme_snippets.py), e.g. "
         "<!-- snippet: run python; prints … --> or <!-- snippet: not run (why) -->"
     )
@@ -57,14 +57,25 @@ def test_a_block_without_a_marker_or_with_an_unknown_one_is_named_with_its_line(
     assert unmarked(blocks(text)) == ["README.md line 3: no marker", "README.md line 8: snippet: run perl"]
 
 
-def test_a_block_tested_elsewhere_names_a_test_module_that_reads_the_readme() -> None:
+def test_the_guide_and_the_repositorys_other_guides_have_code_blocks() -> None:
+    # A page may have none (the API reference); the guide as a whole has every kind the tests run, so a reader that
+    # lost the pages (a moved docs/) would fail here rather than test nothing.
+    kinds = {block.kind for block in blocks()}
+    for kind in ("run python", "run shell", "app ", "result of ", "tested by ", "output of make dev", "tutorial: run"):
+        assert any(found.startswith(kind) for found in kinds), f"the guide (README.md, docs/) has no block {kind}…"
+    for path in ("infra/README.md", "bench/README.md"):
+        assert blocks(path=path), f"no code blocks found in {path}"
+
+
+def test_a_block_tested_elsewhere_names_a_test_module_that_reads_the_guide() -> None:
     found = [block for path in MARKED for block in blocks(path=path)]
     named = {block.kind.removeprefix("tested by ") for block in found if block.kind.startswith("tested by ")}
     for path in named:
         module = ROOT / path
-        assert module.is_file(), f"README.md names {path} as the test of a block, and there is no such file"
-        text = module.read_text()  # it reads README.md itself, or through readme_snippets' reader of its sections
-        assert "README.md" in text or "run_python_section(" in text, f"{path} does not read README.md"
+        assert module.is_file(), f"the guide names {path} as the test of a block, and there is no such file"
+        text = module.read_text()  # it reads the page itself, or through readme_snippets' reader of its sections
+        readers = ("README.md", "docs/", "section_python(", "run_python_section(")
+        assert any(reader in text for reader in readers), f"{path} does not read the guide"
 
 
 @pytest.mark.parametrize("block", snippets("run python"), ids=_ids(snippets("run python")))
@@ -73,7 +84,7 @@ def test_each_python_snippet_runs_as_written_against_the_local_server(
 ) -> None:
     script = tmp_path / "snippet.py"
     script.write_text(block.against(base_url))
-    # sys.executable is .venv/bin/python, the command the README gives.
+    # sys.executable is .venv/bin/python, the command the guide gives.
     ran = subprocess.run(
         [sys.executable, script.name], cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False
     )
@@ -95,24 +106,24 @@ def test_each_shell_snippet_runs_as_written_against_the_local_server(
     _assert_ran(ran, block)
 
 
-async def test_the_example_app_is_served_and_answers_the_error_result_the_readme_shows(
+async def test_the_example_app_is_served_and_answers_the_error_result_the_guide_shows(
     settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     results = snippets_of_results()
-    assert results, "README.md shows no result of its example app"
+    assert results, "the guide shows no result of its example app"
     for block, (app, tool, arguments) in results:
         [source] = [b for b in blocks() if b.kind == f"app {app}"]
         package = tmp_path / f"readme_{app}"
         package.mkdir(exist_ok=True)
         (package / "__init__.py").write_text(source.code)
         monkeypatch.syspath_prepend(str(tmp_path))
-        # Listed in the registry, as the README says to.
+        # Listed in the registry, as the guide says to.
         monkeypatch.setattr(registry, "APPS", (*registry.APPS, f"readme_{app}"))
         core = build_core(settings, store=InMemoryDocumentStore())
 
         answered = await core.runtime.call(tool, arguments, None)
 
-        assert answered == json.loads(block.code), f"README.md line {block.line}"
+        assert answered == json.loads(block.code), block.where
 
 
 def snippets_of_results() -> list[tuple[Block, tuple[str, str, dict[str, Any]]]]:
@@ -124,13 +135,15 @@ def snippets_of_results() -> list[tuple[Block, tuple[str, str, dict[str, Any]]]]
     return found
 
 
-def test_the_banner_the_readme_shows_is_what_make_devs_server_prints() -> None:
-    [shown] = [block for block in blocks() if block.kind == "output of make dev"]
+def test_the_banner_the_guide_shows_is_what_make_devs_server_prints() -> None:
+    shown = [block for block in blocks() if block.kind == "output of make dev"]
+    assert shown, "the guide shows no banner of make dev"
     with local_server("widget-mcp-state") as server:
         printed = "".join(server.output)
     printed = printed[printed.index("widget-mcp local mode") :].replace(server.base, DEV_URL)
     printed = re.sub(r"(AWS \(moto\)\s+http://127\.0\.0\.1:)\d+", r"\g<1>41234", printed)
-    # The tests' server runs without reloads (RELOAD=0); the README shows make dev's default, with them (and Vite's).
+    # The tests' server runs without reloads (RELOAD=0); the guide shows make dev's default, with them (and Vite's).
     with_reloads = _state_lines(True, "widgets (Vite rebuilds widget_bundles/src)")
     assert _state_lines(False, "") in printed
-    assert printed.replace(_state_lines(False, ""), with_reloads).strip() == shown.code.strip()
+    for block in shown:  # the README's tour and the Quickstart both show it
+        assert printed.replace(_state_lines(False, ""), with_reloads).strip() == block.code.strip(), block.where

@@ -1,5 +1,5 @@
-"""The README's "Build your own app" tutorial, run as written in a copy of the repository, both ways it offers
-(the app on the display host, and with WIDGET=1 a widget of its own): scaffold, add the tool and its test, then
+"""The "Build your own app" tutorial (docs/tutorial.md), run as written in a copy of the repository, both ways it
+offers (the app on the display host, and with WIDGET=1 a widget of its own): scaffold, add the tool and its test, then
 `make test-app`, which lints the app's files and runs its tests."""
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def make_dry_run(cwd: Path, *args: str) -> list[str]:
 
 
 def app_tests(root: Path, name: str) -> list[str]:
-    """An app's tests by the README's convention: tests/unit/NAME/, and test_NAME.py or test_NAME_*.py in any layer."""
+    """An app's tests by convention: tests/unit/NAME/, and test_NAME.py or test_NAME_*.py in any layer."""
     found = {path for pattern in (f"test_{name}.py", f"test_{name}_*.py") for path in (root / "tests").rglob(pattern)}
     unit = root / "tests" / "unit" / name
     kept = {path for path in found if unit not in path.parents and "node_modules" not in path.parts}

@@ -1,4 +1,4 @@
-"""`make app NAME=…`: in a copy of this repository where the README tutorial was followed for two new apps (one on
+"""`make app NAME=…`: in a copy of this repository where the tutorial was followed for two new apps (one on
 the display host, one with a widget of its own) and `make app NAME=… STATE=1` made one that keeps state, they are
 registered, the code passes lint and type checks, the tests that derive from the registry count them, the widget
 builds into the bundle manifest, and the stateful app's own tests pass through `make test-app` (the tutorial's

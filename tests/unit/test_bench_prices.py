@@ -1,5 +1,5 @@
 """The prices are kept in one place (bench/prices.py): SECURITY.md's attack costs quote the same figures, and the
-cost tables pasted into the READMEs say the date of the prices they were priced at."""
+cost tables pasted into the guides say the date of the prices they were priced at."""
 
 from __future__ import annotations
 
@@ -31,7 +31,11 @@ def test_security_md_quotes_each_price_as_bench_prices_holds_it(pattern: str) ->
     assert quoted == pytest.approx([QUOTED[pattern]] * len(quoted))
 
 
-@pytest.mark.parametrize("readme", ["README.md", "infra/README.md"])
+# The benchmarks' page of the docs site, and the deploy guide.
+GUIDES = ("docs/benchmarks.md", "infra/README.md")
+
+
+@pytest.mark.parametrize("readme", GUIDES)
 def test_each_pasted_cost_table_names_the_date_of_its_prices(readme: str) -> None:
     text = (ROOT / readme).read_text()
     dates = re.findall(r"list prices as of (\d{4}-\d\d-\d\d)", text)
@@ -40,23 +44,22 @@ def test_each_pasted_cost_table_names_the_date_of_its_prices(readme: str) -> Non
 
 
 def _cost_rows(text: str) -> dict[str, list[str]]:
-    """The pasted `make cost` table's rows, by tool (the README quotes one run: one table)."""
+    """The pasted `make cost` table's rows, by tool (the guide quotes one run: one table)."""
     rows = re.findall(r"^\| `([^`]+)` \|(.*)\|$", text, flags=re.MULTILINE)
     cost_columns = 11  # calls, units, requests, CPU and billed ms, five dollar columns
     split = {tool: [cell.strip().strip("*") for cell in cells.split("|")] for tool, cells in rows}
     return {tool: cells for tool, cells in split.items() if len(cells) == cost_columns}
 
 
-def test_the_readmes_and_security_md_quote_the_same_make_cost_run() -> None:
-    readme = (ROOT / "README.md").read_text()
-    infra = (ROOT / "infra/README.md").read_text()
+def test_the_guides_and_security_md_quote_the_same_make_cost_run() -> None:
+    readme, infra = ((ROOT / guide).read_text() for guide in GUIDES)
     security = re.sub(r"\s+", " ", (ROOT / "SECURITY.md").read_text())
     rows = _cost_rows(readme)
-    assert rows, "README.md carries no make cost table"
+    assert rows, f"{GUIDES[0]} carries no make cost table"
     assert _cost_rows(infra) == rows
     readme, infra = (re.sub(r"\s+", " ", text) for text in (readme, infra))
     run = re.search(r"The run of (\d{4}-\d\d-\d\d) at ([0-9a-f]{7}) \(`make cost`\)", readme)
-    assert run, "README.md names the date and commit of its make cost run"
+    assert run, f"{GUIDES[0]} names the date and commit of its make cost run"
     assert f"The run of {run[1]} at {run[2]} (`make cost`)" in infra
     assert f"`make cost` on {run[1]} at {run[2]}" in security
     assert f"make cost` ({run[1]} at {run[2]}" in infra, "the scale arithmetic quotes the same run"

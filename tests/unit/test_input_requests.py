@@ -318,7 +318,7 @@ async def test_a_state_from_a_server_with_another_secret_is_refused() -> None:
 
 
 def readme_book() -> ToolBook:
-    book: ToolBook = run_python_section("## Ask the client mid-call")["book"]
+    book: ToolBook = run_python_section("Ask the client mid-call: input requests, progress and logging")["book"]
     return book
 
 

@@ -73,7 +73,7 @@ TOOLKIT_APPS = {"widget_mcp.apps.my_data"}
 
 def _outside_imports(package: Path, apps: tuple[str, ...]) -> list[str]:
     """The `widget_mcp` modules the package imports that are neither the public API nor a registered app's package
-    (its own, or another app it builds on, as the README's shared polls build on the poll app)."""
+    (its own, or another app it builds on, as docs/shared-state.md's polls build on the poll app)."""
     found = []
     for path in sorted(package.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -101,5 +101,5 @@ def test_every_registered_app_imports_only_the_public_api_and_registered_apps() 
         outside = _outside_imports(package, user_apps)
         assert outside == [], (
             f"{entry} imports toolkit modules that may change in any release: {outside}. Import those names from "
-            "widget_mcp itself, its public API (README, 'Build your own app'; the names are in tests/public_api.txt)"
+            "widget_mcp itself, its public API (docs/api.md; the names are in tests/public_api.txt)"
         )

@@ -1,17 +1,13 @@
-"""README.md's "Atomic counters" example runs as written against the in-memory store."""
+"""The guide's "Atomic counters" example (docs/counters.md) runs as written against the in-memory store."""
 
 from __future__ import annotations
 
-import re
-
-from readme_snippets import README
+from readme_snippets import section_python
 from widget_mcp.storage.memory import InMemoryDocumentStore
 
 
 def test_the_readme_counters_example_creates_a_poll_then_counts_votes_into_it() -> None:
-    text = README.read_text()
-    section = text[text.index("### Atomic counters") :]
-    (code,) = re.findall(r"```python\n(.*?)```", section[: section.index("\n## ")], flags=re.DOTALL)
+    (code,) = section_python("Atomic counters")
     store = InMemoryDocumentStore(clock=lambda: 1_000.0)
     exec(code, {"store": store, "owner": "openai:alice", "now": 1_000})
     stored = store.get("openai:alice", "poll", "p1")

@@ -1,4 +1,4 @@
-"""The README's examples of content blocks, resources and prompts run as written, in order, in one app module."""
+"""docs/media.md's examples of content blocks, resources and prompts run as written, in order, in one app module."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from widget_mcp.toolkit.principal import ANONYMOUS
 
 
 def readme_app() -> dict[str, Any]:
-    return run_python_section("## Images, audio, resources and prompts")
+    return run_python_section("Images, audio, resources and prompts")
 
 
 async def test_the_readme_examples_declare_a_tool_resources_a_template_and_a_prompt_that_work() -> None:

@@ -386,7 +386,7 @@ def test_no_other_event_is_taken_for_a_task_round(event: dict[str, Any]) -> None
 
 
 def readme_book() -> ToolBook:
-    book: ToolBook = run_python_section("## Run long work as a task")["book"]
+    book: ToolBook = run_python_section("Run long work as a task")["book"]
     return book
 
 

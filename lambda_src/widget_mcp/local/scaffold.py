@@ -77,9 +77,7 @@ def planned_files(name: str, repo: Path, *, widget: bool = False, state: bool = 
     """The files `make app` would write for `name` in `repo`; raises when the name is not free there."""
     check_name(name, repo)
     if widget and state:
-        raise ScaffoldError(
-            name, "STATE=1 apps show on the display host: add a widget later (README, Declaring a widget)"
-        )
+        raise ScaffoldError(name, "STATE=1 apps show on the display host: add a widget later (docs/widgets.md)")
     if registry_line(name).strip() in (repo / REGISTRY).read_text():
         raise ScaffoldError(name, f"{REGISTRY} already lists widget_mcp.apps.{name}")
     files = state_app_files(name) if state else app_files(name, widget=widget)

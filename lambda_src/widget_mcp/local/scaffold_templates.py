@@ -114,7 +114,7 @@ def ${name}_note(args: NoteInput, call: ToolCall) -> ToolResult:
     return ToolResult(structured=NoteOutput(note=note.text, words=note.words), narration=f"Showed the note ({words}).")
 '''
 
-# DISPLAY_HOST is imported in both variants, so a tool added without a widget of its own (the README's
+# DISPLAY_HOST is imported in both variants, so a tool added without a widget of its own (the tutorial's
 # `widget=DISPLAY_HOST`) works in either; `as DISPLAY_HOST` marks it as meant, where no tool uses it yet.
 WIDGET_IMPORTS = (
     "from widget_mcp import DISPLAY_HOST as DISPLAY_HOST\n"

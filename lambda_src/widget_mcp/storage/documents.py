@@ -32,6 +32,8 @@ class VersionConflict(StoreError):
 
 
 class AlreadyExists(StoreError):
+    """`create` found a document of that kind and id already stored; nothing was written."""
+
     def __init__(self, kind: str, doc_id: str) -> None:
         super().__init__(f"{kind} {doc_id} already exists")
         self.kind, self.doc_id = kind, doc_id

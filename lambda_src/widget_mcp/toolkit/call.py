@@ -179,6 +179,10 @@ class TaskLauncher(Protocol):
 
 @dataclass
 class ToolCall(Asking):
+    """What a handler gets beside its arguments: who calls (`principal`, `caller`, `owner`) from which client
+    (`client`), and what it may do during the call: `emit` display widgets, `ask` the client, report `progress`, `log`,
+    go to the `background` as a task."""
+
     tool: str
     principal: Principal
     request_meta: Mapping[str, Any] = field(default_factory=dict)

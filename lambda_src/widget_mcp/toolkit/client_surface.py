@@ -2,7 +2,7 @@
 
 A client says it shows widgets by declaring the MCP Apps extension (`io.modelcontextprotocol/ui`: in `initialize`,
 kept in a 2025-11-25 session, or in every 2026-07-28 request's capabilities). Some hosts show them without
-declaring it; these signals count too (README, "Which clients see which form"):
+declaring it; these signals count too (docs/forms.md, "Which clients see which form"):
 - ChatGPT sends `openai/userAgent` and `openai/locale` in every tools/call's `_meta` (its `openai/subject` names a
   user, and other platforms and test clients send it too: identity, not display);
 - the Open WebUI integration signs its calls with a host token (`signed:openwebui/<user>`) and embeds widgets;

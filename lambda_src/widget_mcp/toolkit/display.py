@@ -11,3 +11,4 @@ DISPLAY_HOST = WidgetSpec(
     description="Shows the tool's display widgets (tables, text, boards) in the order the tool produced them.",
     prefers_border=True,
 )
+"""The widget that renders a result's display widgets (`call.emit`): a tool with no widget of its own names it."""

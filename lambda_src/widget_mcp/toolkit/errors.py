@@ -50,6 +50,9 @@ class ToolError(ValueError):
 
 
 class InvalidArguments(ToolError):
+    """The arguments are wrong in a way the input model cannot say (two that contradict each other, an id of the
+    wrong kind): raise it with a message naming the argument, so the model can correct the call."""
+
     code = "invalid_arguments"
 
 

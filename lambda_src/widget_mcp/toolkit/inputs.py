@@ -89,6 +89,7 @@ class ListRoots:
 
 
 InputRequest = Elicitation | Sampling | ListRoots
+"""What a tool may ask its client mid-call (`call.ask`): a form, a completion or the client's roots."""
 
 
 @dataclass(frozen=True)
@@ -114,12 +115,16 @@ class Sampled:
 
 @dataclass(frozen=True)
 class Root:
+    """One root the client shared: a folder or URI, with the name it gave it."""
+
     uri: str
     name: str | None = None
 
 
 @dataclass(frozen=True)
 class Roots:
+    """The client's answer to `ListRoots`."""
+
     roots: tuple[Root, ...]
 
 

@@ -36,6 +36,9 @@ REFERENCE_OPEN, REFERENCE_CLOSE = "{{", "}}"
 
 @dataclass(frozen=True)
 class Justifications:
+    """One sentence per hint a directory's review asks about (`book.tool(justify={...})`): why the tool is or is not
+    read-only, open-world and destructive."""
+
     read_only: str
     open_world: str
     destructive: str

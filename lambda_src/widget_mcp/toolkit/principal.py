@@ -33,6 +33,7 @@ class Principal:
 
 
 ANONYMOUS = Principal("anonymous", "-")
+"""The caller of a call that carries no identity at all: it owns nothing, so state it makes is a capability."""
 
 
 def _hint(meta: Mapping[str, Any], key: str) -> str | None:

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 from widget_mcp.toolkit.content import ContentBlock
 
 WIDGET_SESSION_KEY = "openai/widgetSessionId"
+"""The `_meta` key that ties a result's widget to one session of it (a game's id), so a host keeps its state."""
 
 # Built once: `json.dumps` with options builds a new encoder on every call.
 _COMPACT_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)

@@ -32,6 +32,8 @@ _WRITE_ATTEMPTS = 3
 
 
 class SpaceNotFound(ToolError):
+    """No space of that id has the caller as a member: one that does not exist answers the same."""
+
     code = "space_not_found"
 
     def __init__(self, space_id: str) -> None:
@@ -41,6 +43,8 @@ class SpaceNotFound(ToolError):
 
 
 class NotSpaceOwner(ToolError):
+    """A member other than the owner tried to add or remove someone else."""
+
     code = "not_space_owner"
 
     def __init__(self) -> None:
@@ -48,6 +52,8 @@ class NotSpaceOwner(ToolError):
 
 
 class SpaceFull(ToolError):
+    """The space already holds its most members."""
+
     code = "space_full"
 
     def __init__(self) -> None:
@@ -55,6 +61,8 @@ class SpaceFull(ToolError):
 
 
 class InvalidMember(ToolError):
+    """The text given as a member id is not one: an identified principal's key (`member_id`) is."""
+
     code = "invalid_member"
 
     def __init__(self, member: str) -> None:
@@ -66,6 +74,8 @@ class InvalidMember(ToolError):
 
 @dataclass(frozen=True, slots=True)
 class Space:
+    """A shared space as stored: its owner and members, and the partition its documents live in (`partition`)."""
+
     space_id: str
     name: str
     owner: str

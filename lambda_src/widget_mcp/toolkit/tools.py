@@ -43,6 +43,9 @@ class SignInDeclaration:
 
 @dataclass(frozen=True)
 class ToolSpec:
+    """A tool as `book.tool(...)` declared it: the source of its listing (schemas, annotations, `_meta`) and its
+    handler."""
+
     name: str
     title: str
     description: str
