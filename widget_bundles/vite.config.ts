@@ -1,7 +1,8 @@
 // Builds every widget entry into dist/ with content-hashed files, plus dist/manifest.json in the format the
 // server reads: {"entries": {"<entry>": {"js": "...", "css": [...], "imports": [...]}}} (paths relative to dist/).
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig } from "vite";
 import { pureSdkSchemas } from "./plugins/pure-sdk-schemas.ts";
+import { widgetManifest } from "./plugins/widget-manifest.ts";
 import { zodJitlessFirst } from "./plugins/zod-jitless-first.ts";
 
 const preact = (path: string): string => decodeURIComponent(new URL(`./node_modules/preact/${path}`, import.meta.url).pathname);
@@ -14,45 +15,6 @@ const ENTRIES = {
   form: "src/form/main.ts",
   playground: "src/playground/main.ts",
 };
-
-interface ChunkLike {
-  type: "chunk" | "asset";
-  fileName: string;
-  name?: string;
-  isEntry?: boolean;
-  imports?: string[];
-  viteMetadata?: { importedCss: Set<string> };
-}
-
-function widgetManifest(): Plugin {
-  return {
-    name: "widget-manifest",
-    generateBundle(_options, bundle) {
-      const files = bundle as unknown as Record<string, ChunkLike>;
-      const entries: Record<string, { js: string; css: string[]; imports: string[] }> = {};
-      for (const chunk of Object.values(files)) {
-        if (chunk.type !== "chunk" || !chunk.isEntry || !chunk.name) continue;
-        const css = new Set<string>();
-        const imports = new Set<string>();
-        const visit = (file: string): void => {
-          const node = files[file];
-          if (!node) return;
-          node.viteMetadata?.importedCss.forEach((c) => css.add(c));
-          for (const dep of node.imports ?? []) {
-            if (!imports.has(dep)) {
-              imports.add(dep);
-              visit(dep);
-            }
-          }
-        };
-        visit(chunk.fileName);
-        entries[chunk.name] = { js: chunk.fileName, css: [...css].sort(), imports: [...imports].sort() };
-      }
-      const sorted = Object.fromEntries(Object.entries(entries).sort(([a], [b]) => a.localeCompare(b)));
-      this.emitFile({ type: "asset", fileName: "manifest.json", source: `${JSON.stringify({ entries: sorted }, null, 2)}\n` });
-    },
-  };
-}
 
 const RUNTIME_MODULE =
   /node_modules[\\/](@modelcontextprotocol[\\/](core|client)[\\/]|@modelcontextprotocol[\\/]ext-apps[\\/]dist[\\/]src[\\/]app\.js|zod[\\/])|[\\/]src[\\/]shared[\\/]/;
