@@ -247,7 +247,7 @@ $(CDK): infra/package.json infra/package-lock.json
 	@touch $@
 
 asset: $(VENV)/.synced
-	$(PY) -m infra.asset_build
+	$(PY) -m widget_mcp.lambda_asset.build
 
 # The asset as the stack builds it (both variants), on arm64 CPython 3.13 under emulation; infra/README.md.
 asset-smoke: $(VENV)/.synced $(WIDGET_STAMP)

@@ -78,9 +78,10 @@ def _endpoint_targets(m: dict[str, dict[str, float]], loaded: bool) -> list[Targ
 
 
 def _size(rows: list[Row], targets: list[Target], notes: dict[str, str]) -> None:
+    from widget_mcp.lambda_asset.build import asset, built_manifest, size_bytes
+    from widget_mcp.lambda_asset.target import Target as AssetTarget
+
     from bench.install_size import measure
-    from infra.asset_build import Target as AssetTarget
-    from infra.asset_build import asset, built_manifest, size_bytes
 
     sizes = measure()
     rows.append(

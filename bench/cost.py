@@ -38,7 +38,7 @@ from bench.dynamodb_units import UnitMeter
 from bench.events import HOST, LambdaContext, http_v2_event
 from bench.load_users import FORM_STEPS, form_chain, step_schema
 
-MEMORY_MB = 1024  # infra/mcp_api.py MEMORY_MB (tests/infra/test_cost_matches_the_stack.py holds them equal)
+MEMORY_MB = 1024  # widget_mcp/cdk/mcp_api.py MEMORY_MB (tests/infra/test_cost_matches_the_stack.py holds them equal)
 VCPU_MB = 1769  # Lambda gives one full vCPU at 1,769 MB, proportionally less below
 # A GetItem or PutItem from Lambda to DynamoDB in the same region: single-digit milliseconds; this is an assumption,
 # not a measurement (moto on loopback says nothing about it).
@@ -46,7 +46,7 @@ DYNAMODB_ROUND_TRIP_MS = 5.0
 TABLE = "cost-state"
 GAME_MOVES = 40
 FORMS = 5  # forms measured (a game gives 40 moves already)
-SECRETS = 2  # the stack's requestState and host-token keys (infra/shared_secrets.py)
+SECRETS = 2  # the stack's requestState and host-token keys (widget_mcp/cdk/shared_secrets.py)
 
 
 @dataclass

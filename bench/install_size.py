@@ -2,8 +2,8 @@
 platform (arm64, Python 3.13), leaving out what the Lambda runtime provides.
 
 Method: `uv pip compile` each server's top-level requirements with uv.lock's versions as constraints, drop
-boto3 and its dependencies (`infra.asset_build.RUNTIME_PROVIDED`), `uv pip install --no-deps --target` the
-rest for aarch64-manylinux2014 and CPython 3.13, remove bin/, share/ and __pycache__ (as infra/asset_build.py
+boto3 and its dependencies (`widget_mcp.lambda_asset.source.RUNTIME_PROVIDED`), `uv pip install --no-deps --target` the
+rest for aarch64-manylinux2014 and CPython 3.13, remove bin/, share/ and __pycache__ (as lambda_asset/build.py
 does), and sum the file sizes; then add the server's own code (ours: the sources the asset ships; a baseline:
 its one module).
 """
@@ -19,7 +19,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from infra.asset_build import RUNTIME_PROVIDED, UV, Target, size_bytes, source_files
+from widget_mcp.lambda_asset.build import size_bytes
+from widget_mcp.lambda_asset.source import RUNTIME_PROVIDED, LambdaSource, uv_of
+from widget_mcp.lambda_asset.target import Target
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = Target("arm64", "3.13")
@@ -38,13 +40,13 @@ def _requirements() -> dict[str, list[str]]:
 
 def _own_code(kind: str) -> list[Path]:
     if kind == "ours":
-        return source_files()
+        return LambdaSource.repository().files()
     module = {"sdk": "sdk_baseline", "awslabs": "awslabs_baseline"}[kind]
     return [ROOT / "bench" / f"{module}.py"]
 
 
 def _uv(*args: str | Path) -> str:
-    done = subprocess.run([str(UV), *map(str, args)], capture_output=True, text=True, check=False, cwd=ROOT)
+    done = subprocess.run([str(uv_of(ROOT)), *map(str, args)], capture_output=True, text=True, check=False, cwd=ROOT)
     if done.returncode != 0:
         raise SystemExit(f"uv {' '.join(map(str, args[:3]))} failed:\n{done.stderr}")
     return done.stdout

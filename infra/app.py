@@ -9,9 +9,9 @@ from typing import Any
 
 import aws_cdk as cdk
 from cdk_nag import AwsSolutionsChecks
+from widget_mcp.cdk import ConfigError, options_from_context
+from widget_mcp.lambda_asset.target import AssetBuildFailed
 
-from infra.asset_build import AssetBuildFailed
-from infra.config import ConfigError, StackConfig
 from infra.stack import BUNDLE_DIR, WidgetMcpStack
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,7 +23,7 @@ def build_app(
 ) -> tuple[cdk.App, WidgetMcpStack]:
     # The CLI passes its output directory in CDK_OUTDIR; a plain `python -m infra.app` writes cdk.out/ too.
     app = cdk.App(outdir=outdir or os.environ.get("CDK_OUTDIR") or str(ROOT / "cdk.out"), context=context)
-    config = StackConfig.from_context(app.node)
+    config = options_from_context(app.node)
     env = cdk.Environment(account=os.environ.get("CDK_DEFAULT_ACCOUNT"), region=os.environ.get("CDK_DEFAULT_REGION"))
     stack = WidgetMcpStack(
         app, str(app.node.try_get_context("stackName") or STACK_NAME), config=config, bundle_dir=bundle_dir, env=env

@@ -3,7 +3,7 @@
 For each variant (plain, and `-c signIn=true`): synthesize the CDK app with bundling on (so the asset is built
 exactly as `cdk deploy` builds it, into cdk.out), take the function's asset directory and its environment from
 the template (intrinsics replaced with stand-in values, `/var/task` with the asset directory), and run the
-handler (`infra/handler_probe.py`) under Debian's arm64 python3.13 in qemu-user, with boto3 from a separate
+handler (`lambda_asset/handler_probe.py`) under Debian's arm64 python3.13 in qemu-user, with boto3 from a separate
 folder where the runtime puts it, against DynamoDB on moto (loopback). The session: initialize, tools/list,
 resources/list and every template, ping, /healthz, display_demo, a chess game against the engine (new + move)
 and a form (ask + submit + get). With sign-in, the function must refuse a stateful call without a token with
@@ -40,8 +40,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from infra import debian_python
-from infra.asset_build import HANDLER_PROBE, TASK_ROOT, Target, bytecode_files, runtime_provided, size_bytes
+from widget_mcp.lambda_asset import debian_python
+from widget_mcp.lambda_asset.build import HANDLER_PROBE, TASK_ROOT, bytecode_files, runtime_provided, size_bytes
+from widget_mcp.lambda_asset.target import Target
 
 ROOT = Path(__file__).resolve().parents[1]
 # The template as CloudFormation would see it (every intrinsic replaced by a realistic value): the resolver the

@@ -1,5 +1,5 @@
 """`make log-ref ID=…` (`python -m infra.log_ref ID…`): the `ref` a game's or form's tool calls carry in the function's
-logs, for the saved query `one-game` (infra/log_queries.py).
+logs, for the saved query `one-game` (widget_mcp/cdk/log_queries.py).
 
 The key is the function's requestState key: REQUEST_STATE_SECRET (its value, as `make dev` or a test sets it), else
 REQUEST_STATE_SECRET_ARN (read with your AWS credentials; the stack's is in the function's environment). A reference

@@ -8,8 +8,8 @@ from typing import Any
 
 import aws_cdk as cdk
 from aws_cdk.assertions import Template
+from widget_mcp.cdk.mcp_api import HANDLER
 
-from infra.mcp_api import HANDLER
 from infra.stack import WidgetMcpStack
 
 # Bundling is the asset build's job (tested in test_lambda_asset_build.py); template tests skip it.

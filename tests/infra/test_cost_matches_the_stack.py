@@ -3,8 +3,9 @@ installs no CDK), so its copy of the figure is held to the stack's here."""
 
 from __future__ import annotations
 
+from widget_mcp.cdk import mcp_api
+
 from bench import cost
-from infra import mcp_api
 
 
 def test_make_cost_prices_the_function_at_the_memory_the_stack_gives_it() -> None:

@@ -1,4 +1,4 @@
-"""The fetcher of Debian's CPython 3.13 (infra/debian_python.py), without the network: its private APT
+"""The fetcher of Debian's CPython 3.13 (widget_mcp/lambda_asset/debian_python.py), without the network: its private APT
 configuration, the package list it resolves, how it runs the interpreter, and how it fails."""
 
 from __future__ import annotations
@@ -6,9 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from infra import debian_python
-from infra.debian_python import (
+from widget_mcp.lambda_asset import debian_python
+from widget_mcp.lambda_asset.debian_python import (
     ROOTS,
     FetchError,
     Interpreter,
@@ -179,7 +178,7 @@ def test_a_foreign_interpreter_runs_under_qemu_with_its_root_as_prefix(
 def test_without_apt_the_fetch_fails_with_a_sentence_saying_what_is_missing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("infra.debian_python.shutil.which", lambda name: None)
+    monkeypatch.setattr("widget_mcp.lambda_asset.debian_python.shutil.which", lambda name: None)
     with pytest.raises(FetchError) as caught:
         debian_python.python("arm64", cache=tmp_path)
     message = str(caught.value)

@@ -12,10 +12,10 @@ import aws_cdk as cdk
 import pytest
 from aws_cdk.assertions import Template
 from synth_support import NO_BUNDLING, function_env
+from widget_mcp.cdk.config import ConfigError, ServiceOptions
+from widget_mcp.cdk.publish_context import DIRECTORY_TOKENS
 
 from infra.app import build_app
-from infra.config import ConfigError, StackConfig
-from infra.publish_context import DIRECTORY_TOKENS
 
 TOKENS = {"openaiAppsChallenge": "oai-challenge-3f9a1c0d5e", "mcpRegistryAuth": "v=MCPv1; k=ed25519; p=AAAA="}
 
@@ -40,4 +40,4 @@ def test_a_token_that_is_not_one_printable_line_fails_synth_naming_its_key(
     bare_stack: Callable[..., cdk.Stack], key: str
 ) -> None:
     with pytest.raises(ConfigError, match=f"^{key} must be one line of printable ASCII"):
-        StackConfig.from_context(bare_stack(**{key: "two\nlines"}).node)
+        ServiceOptions.from_context(bare_stack(**{key: "two\nlines"}).node)

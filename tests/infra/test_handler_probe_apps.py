@@ -1,5 +1,5 @@
-"""The cold-start trace the asset build runs (infra/handler_probe.py, scenario "init") serves any registry of apps:
-a user's app with a fixed text resource, and none of the reference apps, synthesizes as the reference apps do."""
+"""The cold-start trace the asset build runs (lambda_asset/handler_probe.py, scenario "init") serves any registry of
+apps: a user's app with a fixed text resource, and none of the reference apps, synthesizes as the reference apps do."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from infra.asset_build import HANDLER_PROBE, TRACE_ENVIRONMENT, TRACE_HOST
+from widget_mcp.lambda_asset.build import HANDLER_PROBE, TRACE_ENVIRONMENT, TRACE_HOST
 
 ROOT = Path(__file__).resolve().parents[2]
 

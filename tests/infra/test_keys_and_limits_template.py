@@ -14,13 +14,13 @@ from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk.assertions import Template
 from readme_snippets import blocks
 from synth_support import Synthesized
+from widget_mcp.cdk.config import ConfigError, ServiceOptions
+from widget_mcp.cdk.function_context import LIMIT_SETTINGS
+from widget_mcp.cdk.mcp_api import McpApi
+from widget_mcp.cdk.shared_secrets import GENERATED_LENGTH, SharedSecrets
 from widget_mcp.settings import Settings
 
 from infra.app import STACK_NAME
-from infra.config import ConfigError, StackConfig
-from infra.function_context import LIMIT_SETTINGS
-from infra.mcp_api import McpApi
-from infra.shared_secrets import GENERATED_LENGTH, SharedSecrets
 
 SECRET_ARN = "arn:aws:secretsmanager:eu-west-1:123456789012:secret:widget-mcp/host-token-AbC123"
 PARAMETER_ARN = "arn:aws:ssm:eu-west-1:123456789012:parameter/widget-mcp/request-state"
@@ -127,7 +127,7 @@ def test_with_sign_in_on_there_is_no_host_token_secret(with_sign_in: Synthesized
 def _template(make_stack: Callable[..., cdk.Stack], **context: object) -> dict[str, Any]:
     """The keys and the MCP API as the stack wires them, from `context`."""
     stack = make_stack(**context)
-    config = StackConfig.from_context(stack.node)
+    config = ServiceOptions.from_context(stack.node)
     keys = SharedSecrets(stack, "Keys", removal_policy=config.removal_policy, existing=config.existing_secrets)
     McpApi(
         stack,
@@ -178,7 +178,7 @@ def test_a_key_context_that_names_no_usable_secret_fails_synth_in_one_sentence(
     bare_stack: Callable[..., cdk.Stack], context: dict[str, str], message: str
 ) -> None:
     with pytest.raises(ConfigError, match=f"^{message}") as refused:
-        StackConfig.from_context(bare_stack(**context).node)
+        ServiceOptions.from_context(bare_stack(**context).node)
     assert str(refused.value).count(". ") == 0
 
 
@@ -219,11 +219,11 @@ def test_a_limit_outside_the_functions_bounds_fails_synth_naming_its_key_and_ran
     low, high = _bounds(name)
     for value in (str(high + 1), "lots", str(low - 1) if low > 0 else "-1"):
         with pytest.raises(ConfigError) as refused:
-            StackConfig.from_context(bare_stack(**{_camel(name): value}).node)
+            ServiceOptions.from_context(bare_stack(**{_camel(name): value}).node)
         assert str(refused.value) == f"{_camel(name)} must be a whole number from {low} to {high}, got {value!r}"
 
 
 def test_a_values_budget_above_the_answers_fails_synth(bare_stack: Callable[..., cdk.Stack]) -> None:
     context = {"formsMaxCheckSteps": "5000", "formsMaxValueSteps": "6000"}
     with pytest.raises(ConfigError, match=r"^formsMaxValueSteps must not exceed formsMaxCheckSteps \(5000\)"):
-        StackConfig.from_context(bare_stack(**context).node)
+        ServiceOptions.from_context(bare_stack(**context).node)

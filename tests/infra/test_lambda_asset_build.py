@@ -12,25 +12,24 @@ from typing import Any
 
 import pytest
 from widget_mcp.apps.registry import APPS, CONFORMANCE_APP
-
-from infra import debian_python
-from infra.asset_build import (
-    LAMBDA_SRC,
+from widget_mcp.cdk.lambda_code import LocalAssetBundler
+from widget_mcp.lambda_asset import debian_python
+from widget_mcp.lambda_asset.build import (
     MANIFEST_NAME,
-    RUNTIME_PROVIDED,
     SIGN_IN_ONLY,
-    Target,
     asset,
     asset_key,
     built_manifest,
     compile_bytecode,
     compiler,
     runtime_provided,
-    source_files,
 )
-from infra.lambda_code import LocalAssetBundler
+from widget_mcp.lambda_asset.source import RUNTIME_PROVIDED, LambdaSource
+from widget_mcp.lambda_asset.target import Target
 
 HERE = Path(__file__).resolve().parent
+REPOSITORY = LambdaSource.repository()
+LAMBDA_SRC = REPOSITORY.source_root
 SAMPLE_EVENT = HERE.parent / "events" / "apigw-http-v2.json"
 LAMBDA = Target("arm64", "3.13")
 LAMBDA_WITH_SIGN_IN = Target("arm64", "3.13", sign_in=True)
@@ -80,7 +79,7 @@ def host_asset(request: pytest.FixtureRequest) -> tuple[Path, Path, bool]:
 def probe_report(host_asset: tuple[Path, Path, bool], probe_python: debian_python.Interpreter) -> dict[str, Any]:
     """asset_probe.py's report: the host variant imports the handler and answers initialize, tools/list, /healthz."""
     code, runtime, sign_in = host_asset
-    # What infra/mcp_api.py sets with `-c signIn=true` (the JWKS is fetched only when a token arrives).
+    # What widget_mcp/cdk/mcp_api.py sets with `-c signIn=true` (the JWKS is fetched only when a token arrives).
     oauth = {
         "AUTH_MODE": "oauth",
         "OAUTH_ISSUER": "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_example",
@@ -134,7 +133,7 @@ def test_the_asset_leaves_out_tests_dev_tools_local_mode_and_what_lambda_provide
 
 
 def test_the_assets_sources_hold_every_registered_app_and_not_the_conformance_fixtures() -> None:
-    packaged = {path.relative_to(LAMBDA_SRC).as_posix() for path in source_files()}
+    packaged = {path.relative_to(LAMBDA_SRC).as_posix() for path in REPOSITORY.files()}
 
     def files_of(module: str) -> set[str]:
         return {name for name in packaged if name.startswith(module.replace(".", "/") + "/")}
@@ -252,7 +251,7 @@ def test_every_module_a_cold_start_loads_has_cpython_3_13_unchecked_hash_bytecod
 def test_of_publishing_the_asset_keeps_the_challenge_routes_the_function_serves_and_none_of_the_tools() -> None:
     publishing = {
         path.relative_to(LAMBDA_SRC / "widget_mcp/publishing").as_posix()
-        for path in source_files()
+        for path in REPOSITORY.files()
         if path.is_relative_to(LAMBDA_SRC / "widget_mcp/publishing")
     }
     assert publishing == {"__init__.py", "challenges.py"}

@@ -12,11 +12,11 @@ import pytest
 from aws_cdk.assertions import Template
 from synth_support import NO_BUNDLING
 from widget_mcp.apps.registry import APPS, app_name
+from widget_mcp.cdk.config import ConfigError, ServiceOptions
+from widget_mcp.cdk.served_apps import served_books
 from widget_mcp.publishing.legal import LEGAL_PREFIX, PAGES
 
 from infra.app import build_app
-from infra.config import ConfigError, StackConfig
-from infra.served_apps import served_books
 
 
 def _legal_deployment(template: Template) -> dict[str, Any]:
@@ -68,4 +68,4 @@ def test_a_bad_publisher_or_contact_fails_synth_naming_its_key(
     bare_stack: Callable[..., cdk.Stack], context: dict[str, str], sentence: str
 ) -> None:
     with pytest.raises(ConfigError, match=sentence):
-        StackConfig.from_context(bare_stack(**context).node)
+        ServiceOptions.from_context(bare_stack(**context).node)

@@ -11,12 +11,11 @@ import pytest
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk.assertions import Match, Template
 from synth_support import Synthesized
+from widget_mcp.cdk.config import DEFAULT_RESERVED_CONCURRENCY, ConfigError, CustomDomain, ServiceOptions
+from widget_mcp.cdk.function_telemetry import service_of
+from widget_mcp.cdk.mcp_api import TIMEOUT, McpApi
+from widget_mcp.cdk.served_apps import serve_tasks
 from widget_mcp.toolkit.task_service import QUEUE_SLACK_SECONDS
-
-from infra.config import DEFAULT_RESERVED_CONCURRENCY, ConfigError, CustomDomain, StackConfig
-from infra.function_telemetry import service_of
-from infra.mcp_api import TIMEOUT, McpApi
-from infra.served_apps import serve_tasks
 
 
 def _function(synthesized: Synthesized) -> dict[str, Any]:
@@ -110,7 +109,7 @@ def test_the_function_may_touch_only_its_log_group_the_table_items_and_its_keys(
     table = {"Fn::GetAtt": [table_id, "Arn"]}
     # The table's items, then its deletes apart (only in USER# partitions: test_least_privilege.py).
     assert resources[:3] == [{"Fn::GetAtt": [logs_id, "Arn"]}, table, table]
-    task_rounds = [{"Ref": alias_id}] if serve_tasks(StackConfig().apps) else []  # test_task_rounds_template.py
+    task_rounds = [{"Ref": alias_id}] if serve_tasks(ServiceOptions().apps) else []  # test_task_rounds_template.py
     assert sorted(map(json.dumps, resources[3:])) == sorted(map(json.dumps, [*keys, *task_rounds]))
     actions = [a for s in statements for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])]
     assert not [a for a in actions if "*" in a]
@@ -144,7 +143,7 @@ def test_a_custom_api_domain_is_mapped_and_allowed_as_a_host(bare_stack: Callabl
         widget_base_url="https://cdn.example.com/widgets",
         widget_domain="https://cdn.example.com",
         removal_policy=cdk.RemovalPolicy.DESTROY,
-        log_retention=StackConfig().log_retention,
+        log_retention=ServiceOptions().log_retention,
         domain=domain,
         snap_start=False,
     )
@@ -165,7 +164,7 @@ def test_a_custom_api_domain_is_mapped_and_allowed_as_a_host(bare_stack: Callabl
 
 def _api_from_context(make_stack: Callable[..., cdk.Stack], **context: object) -> Template:
     stack = make_stack(**context)
-    config = StackConfig.from_context(stack.node)
+    config = ServiceOptions.from_context(stack.node)
     McpApi(
         stack,
         "Api",
@@ -198,7 +197,7 @@ def test_the_function_reserves_its_default_concurrency_unless_the_context_sets_a
 
 
 def test_the_default_reserved_concurrency_covers_the_default_throttle_at_the_longest_request_and_no_more() -> None:
-    rate, _ = StackConfig().api_throttle
+    rate, _ = ServiceOptions().api_throttle
     longest_request_seconds = 2  # the work bound every request meets (ARCHITECTURE.md, "Limits every caller meets")
     assert rate * longest_request_seconds == DEFAULT_RESERVED_CONCURRENCY
 
@@ -220,7 +219,7 @@ def test_a_limit_that_is_not_a_positive_whole_number_is_refused_naming_its_key(
     bare_stack: Callable[..., cdk.Stack], key: str, value: object
 ) -> None:
     with pytest.raises(ConfigError, match=f"^{key} must be a whole number of at least 1, got ") as refused:
-        StackConfig.from_context(bare_stack(**{key: value}).node)
+        ServiceOptions.from_context(bare_stack(**{key: value}).node)
     if key == "reservedConcurrency":
         assert "'none' leaves the function on the account's unreserved pool" in str(refused.value)
 
@@ -261,7 +260,7 @@ def test_a_cors_origin_that_is_not_an_https_origin_is_refused(
     bare_stack: Callable[..., cdk.Stack], origins: str
 ) -> None:
     with pytest.raises(ConfigError, match=r"^corsOrigins must list origins such as https://host\.example\.com"):
-        StackConfig.from_context(bare_stack(corsOrigins=origins).node)
+        ServiceOptions.from_context(bare_stack(corsOrigins=origins).node)
 
 
 def test_anonymous_state_reaches_the_function_only_when_the_context_sets_it(
@@ -282,4 +281,4 @@ def test_an_anonymous_state_other_than_capability_or_refuse_is_refused(
     bare_stack: Callable[..., cdk.Stack], value: object
 ) -> None:
     with pytest.raises(ConfigError, match=r"^anonymousState must be one of capability, refuse, got "):
-        StackConfig.from_context(bare_stack(anonymousState=value).node)
+        ServiceOptions.from_context(bare_stack(anonymousState=value).node)

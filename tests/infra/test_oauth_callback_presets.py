@@ -8,15 +8,14 @@ from typing import Any
 import aws_cdk as cdk
 import pytest
 from aws_cdk.assertions import Template
-
-from infra.config import ConfigError, StackConfig
-from infra.oauth_callbacks import CHATGPT_LEGACY, CLAUDE, PRESETS
-from infra.sign_in import SignIn
+from widget_mcp.cdk.config import ConfigError, ServiceOptions
+from widget_mcp.cdk.oauth_callbacks import CHATGPT_LEGACY, CLAUDE, PRESETS
+from widget_mcp.cdk.sign_in import SignIn
 
 
 def _client_callbacks(bare_stack: Callable[..., cdk.Stack], **context: Any) -> list[str]:
     stack = bare_stack(**context)
-    config = StackConfig.from_context(stack.node)
+    config = ServiceOptions.from_context(stack.node)
     sign_in = SignIn(
         stack,
         "SignIn",
@@ -71,4 +70,4 @@ def test_every_preset_names_only_https_callbacks() -> None:
 )
 def test_a_bad_preset_is_refused_at_synth_naming_the_key(bare_stack: Any, value: str, message: str) -> None:
     with pytest.raises(ConfigError, match=rf"^oauthCallbacks: {message}"):
-        StackConfig.from_context(bare_stack(oauthCallbacks=value).node)
+        ServiceOptions.from_context(bare_stack(oauthCallbacks=value).node)

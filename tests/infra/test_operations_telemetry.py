@@ -11,17 +11,16 @@ from typing import Any
 import pytest
 from synth_support import Synthesized
 from telemetry_capture import written_lines
+from widget_mcp.cdk import function_telemetry as names
+from widget_mcp.cdk.alarms import API_THROTTLED, CALLS, INTERNAL_ERRORS, SERVER_FAULTS
+from widget_mcp.cdk.log_queries import EXAMPLE_REF, saved_queries
+from widget_mcp.cdk.mcp_api import ACCESS_LOG_FORMAT
+from widget_mcp.cdk.service_levels import SERVER_FAULT_CODES
 from widget_mcp.log_refs import reference
 from widget_mcp.observability import Observability, ToolTelemetry
 from widget_mcp.settings import Settings
 from widget_mcp.toolkit.call import ToolCall
 from widget_mcp.toolkit.principal import resolve_principal
-
-from infra import function_telemetry as names
-from infra.alarms import API_THROTTLED, CALLS, INTERNAL_ERRORS, SERVER_FAULTS
-from infra.log_queries import EXAMPLE_REF, saved_queries
-from infra.mcp_api import ACCESS_LOG_FORMAT
-from infra.service_levels import SERVER_FAULT_CODES
 
 KEY = b"k" * 40
 GAME = "a-game-id"

@@ -11,14 +11,14 @@ import aws_cdk as cdk
 import pytest
 from aws_cdk.assertions import Template
 from synth_support import NO_BUNDLING, Synthesized, function_env
+from widget_mcp.cdk import service_levels as levels
+from widget_mcp.cdk.config import DEFAULT_RESERVED_CONCURRENCY, ConfigError, ServiceOptions
+from widget_mcp.cdk.function_telemetry import INVOCATIONS, LATENCY, NAMESPACE, SERVICE, service_of
+from widget_mcp.cdk.log_queries import saved_queries
+from widget_mcp.cdk.mcp_api import TIMEOUT
+from widget_mcp.cdk.served_apps import served_tools
 
-from infra import service_levels as levels
 from infra.app import build_app
-from infra.config import DEFAULT_RESERVED_CONCURRENCY, ConfigError, StackConfig
-from infra.function_telemetry import INVOCATIONS, LATENCY, NAMESPACE, SERVICE, service_of
-from infra.log_queries import saved_queries
-from infra.mcp_api import TIMEOUT
-from infra.served_apps import served_tools
 
 # What issue 34 asks the stack to watch, by the slug each alarm's name ends with (infra/README.md, "Runbook").
 WATCHED = {
@@ -56,7 +56,7 @@ def _variant(fake_bundles: Path, tmp_path: Path, **context: str) -> Template:
 
 def test_the_stack_carries_every_alarm_the_issue_names_and_a_latency_alarm_per_tool(synthesized: Synthesized) -> None:
     alarms = _alarms(synthesized.template)
-    answering = {f"latency-p99-{t.name}" for t in served_tools(StackConfig().apps) if t.answers_in_call}
+    answering = {f"latency-p99-{t.name}" for t in served_tools(ServiceOptions().apps) if t.answers_in_call}
     assert answering, "the registry serves tools; none were found"
     assert set(alarms) == WATCHED | answering
 
@@ -155,7 +155,7 @@ def test_one_dashboard_graphs_calls_and_latency_of_every_served_tool_concurrency
 ) -> None:
     (dashboard,) = synthesized.template.find_resources("AWS::CloudWatch::Dashboard").values()
     body = json.dumps(dashboard["Properties"]["DashboardBody"])
-    for tool in served_tools(StackConfig().apps):
+    for tool in served_tools(ServiceOptions().apps):
         assert body.count(f'\\"tool\\",\\"{tool.name}\\"') >= 3, f"{tool.name}: calls, p50 and p99"
     for name in (
         INVOCATIONS,
@@ -220,7 +220,7 @@ def test_a_bad_operations_context_is_refused_with_a_sentence_naming_its_key(
 ) -> None:
     app = cdk.App(context=context)
     with pytest.raises(ConfigError, match=sentence):
-        StackConfig.from_context(app.node)
+        ServiceOptions.from_context(app.node)
 
 
 def test_the_runbook_has_an_entry_for_every_alarm_the_stack_carries(synthesized: Synthesized) -> None:

@@ -12,10 +12,10 @@ import pytest
 from aws_cdk.assertions import Template
 from synth_support import NO_BUNDLING, Synthesized, function_env
 from widget_mcp.apps.registry import APPS, app_name
+from widget_mcp.cdk.config import ConfigError, ServiceOptions
+from widget_mcp.cdk.served_apps import served_tools
 
 from infra.app import build_app
-from infra.config import ConfigError, StackConfig
-from infra.served_apps import served_tools
 
 # Every registered app but the first (in the reference registry, the demo): a profile that leaves one out.
 CHOSEN = tuple(app_name(entry) for entry in APPS[1:])
@@ -36,7 +36,7 @@ def test_a_named_profile_serves_only_those_apps_pins_the_release_and_alarms_only
     env = function_env(template)
     assert env["APPS"] == ",".join(CHOSEN)  # in the registry's order, whatever order the context gave
     assert env["WIDGET_RELEASE"] == "1.4.0"
-    served = {t.name for t in served_tools(StackConfig.from_context(stack.node).apps) if t.answers_in_call}
+    served = {t.name for t in served_tools(ServiceOptions.from_context(stack.node).apps) if t.answers_in_call}
     left_out = {t.name for t in served_tools((LEFT_OUT,))}
     assert _latency_alarmed(template) == served
     assert served
@@ -64,4 +64,4 @@ def test_a_bad_profile_fails_synth_with_a_sentence_naming_its_key(
     bare_stack: Callable[..., cdk.Stack], context: dict[str, str], sentence: str
 ) -> None:
     with pytest.raises(ConfigError, match=sentence):
-        StackConfig.from_context(bare_stack(**context).node)
+        ServiceOptions.from_context(bare_stack(**context).node)

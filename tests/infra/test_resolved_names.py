@@ -21,8 +21,7 @@ from resolved_template import (
     resolved,
 )
 from synth_support import Synthesized
-
-from infra.sign_in import default_domain_prefix
+from widget_mcp.cdk.sign_in import default_domain_prefix
 
 VARIANTS = ["synthesized", "with_sign_in"]
 # As in test_cdk_nag_and_cfn_lint.py, CDK's redundant DependsOn entries; and W2530, which finds a SnapStart

@@ -17,11 +17,11 @@ from aws_cdk.assertions import Template
 from cfnlint.api import ManualArgs, lint_file
 from synth_support import NO_BUNDLING, Synthesized
 from test_cdk_nag_and_cfn_lint import CFN_LINT_IGNORED
+from widget_mcp.cdk.config import ConfigError, ServiceOptions
 from widget_mcp.settings import Settings
 from widget_mcp.transport.resumption import FIRST_RETRY_MS, LONGEST_RETRY_MS
 
 from infra.app import build_app
-from infra.config import ConfigError, StackConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDLER = "widget_mcp.handler.handler"
@@ -95,12 +95,12 @@ def test_off_the_app_passes_cdk_nag_and_cfn_lint(switched_off: Synthesized) -> N
 
 
 def test_unset_the_flag_is_on(bare_stack: Callable[..., cdk.Stack]) -> None:
-    assert StackConfig.from_context(bare_stack().node).resumable_streams is True
+    assert ServiceOptions.from_context(bare_stack().node).resumable_streams is True
 
 
 @pytest.mark.parametrize(("value", "on"), [("on", True), ("off", False), ("ON", True), (True, True), (False, False)])
 def test_the_flag_reads_on_and_off(bare_stack: Callable[..., cdk.Stack], value: object, on: bool) -> None:
-    assert StackConfig.from_context(bare_stack(resumableStreams=value).node).resumable_streams is on
+    assert ServiceOptions.from_context(bare_stack(resumableStreams=value).node).resumable_streams is on
 
 
 @pytest.mark.parametrize("value", ["yes", "true", "1", ""])
@@ -108,7 +108,7 @@ def test_any_other_value_fails_synth_in_one_sentence_naming_the_key(
     bare_stack: Callable[..., cdk.Stack], value: str
 ) -> None:
     with pytest.raises(ConfigError) as refused:
-        StackConfig.from_context(bare_stack(resumableStreams=value).node)
+        ServiceOptions.from_context(bare_stack(resumableStreams=value).node)
     assert str(refused.value) == f"resumableStreams must be on or off, got {value!r}"
 
 

@@ -7,8 +7,7 @@ from typing import Any
 import pytest
 from aws_cdk.assertions import Match
 from synth_support import Synthesized
-
-from infra.config import ConfigError, StackConfig
+from widget_mcp.cdk.config import ConfigError, ServiceOptions
 
 
 def _env(synthesized: Synthesized) -> dict[str, Any]:
@@ -112,4 +111,4 @@ def test_the_function_verifies_cognito_tokens_and_serves_registration(with_sign_
 @pytest.mark.parametrize("prefix", ["Widget", "my-aws-app", "amazon-login", "-x", "a" * 64])
 def test_a_bad_sign_in_domain_prefix_is_refused(bare_stack: Any, prefix: str) -> None:
     with pytest.raises(ConfigError, match=r"^signInDomainPrefix must be"):
-        StackConfig.from_context(bare_stack(signInDomainPrefix=prefix).node)
+        ServiceOptions.from_context(bare_stack(signInDomainPrefix=prefix).node)

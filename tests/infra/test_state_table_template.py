@@ -7,14 +7,13 @@ from collections.abc import Callable
 import aws_cdk as cdk
 from aws_cdk.assertions import Match, Template
 from synth_support import Synthesized
-
-from infra.config import StackConfig
-from infra.state_table import StateTable
+from widget_mcp.cdk.config import ServiceOptions
+from widget_mcp.cdk.state_table import StateTable
 
 
 def _table(make_stack: Callable[..., cdk.Stack], **context: object) -> Template:
     stack = make_stack(**context)
-    config = StackConfig.from_context(stack.node)
+    config = ServiceOptions.from_context(stack.node)
     StateTable(stack, "State", removal_policy=config.removal_policy, deletion_protection=config.deletion_protection)
     return Template.from_stack(stack)
 

@@ -11,8 +11,7 @@ import sys
 from pathlib import Path
 
 from repo_copy import ROOT, copy_repo
-
-from infra.asset_build import AssetBuildFailed
+from widget_mcp.lambda_asset.target import AssetBuildFailed
 
 
 def test_a_failed_build_seen_through_jsii_is_found_again_as_its_sentence() -> None:

@@ -12,9 +12,9 @@ from aws_cdk.assertions import Template
 from cdk_nag import AwsSolutionsChecks
 from synth_support import NO_BUNDLING
 from widget_mcp.apps.registry import APPS, CONFORMANCE_APP
+from widget_mcp.cdk.config import ServiceOptions
+from widget_mcp.cdk.served_apps import serve_tasks
 
-from infra.config import StackConfig
-from infra.served_apps import serve_tasks
 from infra.stack import WidgetMcpStack
 
 # Apps that declare a task (the conformance suite's task fixtures) and none: no registry of today's apps assumed.
@@ -25,7 +25,7 @@ WITHOUT_TASKS = tuple(app for app in APPS if not serve_tasks((app,)))
 def _synthesized(outdir: Path, bundles: Path, apps: tuple[str, ...]) -> dict[str, Any]:
     """The whole stack serving `apps`, cdk-nag on: synth raises on any unacknowledged finding."""
     app = cdk.App(outdir=str(outdir), context=NO_BUNDLING)
-    config = replace(StackConfig.from_context(app.node), apps=apps)
+    config = replace(ServiceOptions.from_context(app.node), apps=apps)
     stack = WidgetMcpStack(app, "WidgetMcp", config=config, bundle_dir=bundles)
     cdk.Validations.of(app).add_plugins(AwsSolutionsChecks(app))
     app.synth()

@@ -8,9 +8,8 @@ from pathlib import Path
 import aws_cdk as cdk
 from aws_cdk.assertions import Annotations, Match, Template
 from synth_support import Synthesized
+from widget_mcp.cdk.widget_cdn import IMMUTABLE, SHORT, WidgetCdn
 from widget_mcp.publishing.legal import LEGAL_PREFIX
-
-from infra.widget_cdn import IMMUTABLE, SHORT, WidgetCdn
 
 
 def _distribution_config(synthesized: Synthesized) -> dict[str, object]:

@@ -10,7 +10,7 @@ from widget_mcp.auth.facade import AuthorizationServerFacade
 from widget_mcp.auth.gate import SignInGate, SignInPolicy, scopes_of
 from widget_mcp.settings import Settings
 
-# What token verification imports beyond the rest of the function (infra/asset_build.py SIGN_IN_ONLY).
+# What token verification imports beyond the rest of the function (lambda_asset/build.py SIGN_IN_ONLY).
 TOKEN_LIBRARIES = frozenset({"jwt", "cryptography", "_cffi_backend", "cffi", "pycparser"})
 
 

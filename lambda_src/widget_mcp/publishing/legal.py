@@ -1,7 +1,7 @@
 """The privacy, terms and support pages, written from a data inventory the code owns: what each served app declares
 it stores (`book.stored`), and what the deployment itself keeps (logs and their retention, the access log's source
 addresses, rate counters per address, point-in-time backups) and who processes it (AWS). The stack deploys them
-with the widget bundles (infra/widget_cdn.py), `make dev` serves them at /legal/, and `make submission` names their
+with the widget bundles (cdk/widget_cdn.py), `make dev` serves them at /legal/, and `make submission` names their
 URLs. They are a starting point a publisher reviews with a lawyer (docs/publish.md), never legal advice."""
 
 from __future__ import annotations

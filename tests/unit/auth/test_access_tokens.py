@@ -52,7 +52,7 @@ def test_a_cognito_style_token_names_the_client_instead_of_an_audience(issuer: L
 def test_a_cognito_token_bound_to_the_resource_is_accepted_as_the_deployed_stack_configures_it(
     issuer: LocalIssuer,
 ) -> None:
-    # infra/mcp_api.py sets OAUTH_AUDIENCE to "<client id>,<McpUrl>": Cognito writes the bound resource in `aud`.
+    # widget_mcp.cdk.mcp_api sets OAUTH_AUDIENCE to "<client id>,<McpUrl>": Cognito writes the bound resource in `aud`.
     audiences = ["app-client-1", RESOURCE]
     verifier = TokenVerifier(issuer=ISSUER, audiences=audiences, keys=IssuerKeys(issuer), clock=lambda: NOW)
     token = issuer.mint("user-a", claims={"aud": RESOURCE, "client_id": "app-client-1", "token_use": "access"})

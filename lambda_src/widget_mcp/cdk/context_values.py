@@ -21,6 +21,7 @@ def items(value: object) -> list[str]:
 
 
 def flag(value: object, *, default: bool, key: str) -> bool:
+    """`true` or `false` (a JSON boolean in cdk.context.json too); unset is `default`."""
     if value is None:
         return default
     if isinstance(value, bool):
@@ -42,6 +43,7 @@ def switch(value: object, *, default: bool, key: str) -> bool:
 
 
 def choice(value: object, choices: tuple[str, ...], *, key: str) -> str | None:
+    """One of `choices`, or None when unset."""
     if value is None:
         return None
     if value not in choices:
@@ -50,6 +52,7 @@ def choice(value: object, choices: tuple[str, ...], *, key: str) -> str | None:
 
 
 def count(value: object, *, key: str) -> int | None:
+    """A whole number of at least 1, or None when unset."""
     if value is None:
         return None
     text = str(value)
@@ -59,6 +62,7 @@ def count(value: object, *, key: str) -> int | None:
 
 
 def urls(value: object, *, key: str) -> tuple[str, ...]:
+    """https URLs (http only on localhost), comma-separated or a list."""
     if value is None:
         return ()
     found = tuple(items(value))

@@ -16,14 +16,16 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
-from widget_mcp.toolkit.task_service import QUEUE_SLACK_SECONDS
 
-from infra.asset_build import MANIFEST_NAME, Target
-from infra.config import CustomDomain
-from infra.function_telemetry import NAMESPACE, service_of
-from infra.lambda_code import lambda_code
-from infra.shared_secrets import SecretRef
-from infra.sign_in import SignIn
+from widget_mcp.cdk.config import CustomDomain
+from widget_mcp.cdk.function_telemetry import NAMESPACE, service_of
+from widget_mcp.cdk.lambda_code import lambda_code
+from widget_mcp.cdk.shared_secrets import SecretRef
+from widget_mcp.cdk.sign_in import SignIn
+from widget_mcp.lambda_asset.build import MANIFEST_NAME
+from widget_mcp.lambda_asset.source import LambdaSource
+from widget_mcp.lambda_asset.target import Target
+from widget_mcp.toolkit.task_service import QUEUE_SLACK_SECONDS
 
 HANDLER = "widget_mcp.handler.handler"
 # CPU scales with memory; 1024 MB (~0.6 vCPU) keeps engine replies and restore fast at half the 1 vCPU price.
@@ -89,6 +91,9 @@ class _AccessLogs:
 
 
 class McpApi(Construct):
+    """The function (arm64, Python 3.13, SnapStart on its `live` alias, least privilege) behind an HTTP API whose
+    every route is throttled, with JSON access logs."""
+
     def __init__(
         self,
         scope: Construct,
@@ -111,9 +116,11 @@ class McpApi(Construct):
         function_limits: dict[str, str] | None = None,
         resumable_streams: bool = True,
         task_rounds: bool = False,
+        lambda_source: LambdaSource | None = None,
     ) -> None:
-        """`task_rounds`: some app declares a tool that may run as a task (infra/served_apps.py), whose rounds the
-        function sends itself through its `live` alias; only then may it invoke that alias."""
+        """`task_rounds`: some app declares a tool that may run as a task (cdk/served_apps.py), whose
+        rounds the function sends itself through its `live` alias; only then may it invoke that alias.
+        `lambda_source`: what the function's code is built from (by default this checkout of the toolkit)."""
         super().__init__(scope, construct_id)
         stack = cdk.Stack.of(self)
         retention = log_retention
@@ -154,7 +161,7 @@ class McpApi(Construct):
             "WIDGET_BASE_URL": widget_base_url,
             "ALLOWED_HOSTS": ",".join(hosts),
             "LOG_LEVEL": LOG_LEVEL,
-            # The alarms and the dashboard read the metrics under these names (infra/function_telemetry.py); the
+            # The alarms and the dashboard read the metrics under these names (cdk/function_telemetry.py); the
             # service is the stack's, so another stack in the account never adds to this one's tool metrics.
             "POWERTOOLS_SERVICE_NAME": self.service,
             "POWERTOOLS_METRICS_NAMESPACE": NAMESPACE,
@@ -184,7 +191,7 @@ class McpApi(Construct):
             runtime=lambda_.Runtime.PYTHON_3_13,
             architecture=lambda_.Architecture.ARM_64,
             handler=HANDLER,
-            code=lambda_code(Target("arm64", "3.13", sign_in=sign_in is not None), bundle_manifest),
+            code=lambda_code(Target("arm64", "3.13", sign_in=sign_in is not None), bundle_manifest, lambda_source),
             memory_size=MEMORY_MB,
             timeout=TIMEOUT,
             role=role,

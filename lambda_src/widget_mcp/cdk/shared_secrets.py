@@ -42,6 +42,7 @@ class SecretRef:
         return cls(variable, arn, action)
 
     def grant(self, role: iam.IRole) -> None:
+        """Let `role` read this secret, and only its value."""
         role.add_to_principal_policy(iam.PolicyStatement(actions=[self.action], resources=[self.arn]))
 
 
@@ -82,4 +83,5 @@ class SharedSecrets(Construct):
         self.refs = tuple(refs)
 
     def arn_of(self, variable: str) -> str | None:
+        """The ARN the function's `variable` holds, or None for a key left out."""
         return next((ref.arn for ref in self.refs if ref.variable == variable), None)

@@ -1,20 +1,23 @@
-"""Deployment choices, read from CDK context (`cdk deploy -c stage=prod -c apiDomainName=…`), validated once."""
+"""A deployment's choices (`ServiceOptions`): typed for a CDK app that sets them in code, or read from CDK context
+(`cdk deploy -c stage=prod -c apiDomainName=…`) and validated once."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import aws_cdk as cdk
 from aws_cdk import aws_logs as logs
 from constructs import Node
-from widget_mcp.apps.registry import APPS, app_name
 
-from infra import publish_context as published
-from infra.context_values import EMAIL, ConfigError, choice, count, flag, items, switch, urls
-from infra.function_context import existing_secrets, function_limits
-from infra.oauth_callbacks import DEFAULT_PRESETS, PresetError, callbacks_of
+from widget_mcp.apps.registry import app_name
+from widget_mcp.cdk import publish_context as published
+from widget_mcp.cdk.context_values import EMAIL, ConfigError, choice, count, flag, items, switch, urls
+from widget_mcp.cdk.function_context import existing_secrets, function_limits
+from widget_mcp.cdk.oauth_callbacks import DEFAULT_PRESETS, PresetError, callbacks_of
+from widget_mcp.cdk.served_apps import registry_of
 
 # Days → CloudWatch Logs retention; the API accepts only these values.
 RETENTION = {
@@ -47,7 +50,11 @@ class CustomDomain:
 
 
 @dataclass(frozen=True)
-class StackConfig:
+class ServiceOptions:
+    """Every choice a deployment of `WidgetMcpService` makes, each the field of a `-c` context key (infra/README.md):
+    set them in code (`ServiceOptions(sign_in=True, stage="prod")`) or read them with `options_from_context`. The
+    defaults are a development deployment's: data destroyed with the stack, SnapStart, monitoring, host tokens on."""
+
     stage: str = "dev"
     retain_data: bool = False
     deletion_protection: bool = False
@@ -62,13 +69,13 @@ class StackConfig:
     api_throttle: tuple[int, int] = (50, 100)
     # Concurrent executions set aside for (and capping) the function; None leaves it on the account's pool.
     reserved_concurrency: int | None = DEFAULT_RESERVED_CONCURRENCY
-    # OAuth sign-in through a Cognito user pool (infra/sign_in.py); off by default.
+    # OAuth sign-in through a Cognito user pool (cdk/sign_in.py); off by default.
     sign_in: bool = False
     # The hosted sign-in domain's prefix (unique per region); defaults to one per stack (sign_in.default_domain_prefix).
     sign_in_domain_prefix: str | None = None
     # Where Cognito may send users back after sign-in, besides the presets' callbacks.
     sign_in_callback_urls: tuple[str, ...] = ()
-    # The hosts whose callbacks are listed by name (infra/oauth_callbacks.py): `-c oauthCallbacks=chatgpt,claude`.
+    # The hosts whose callbacks are listed by name (cdk/oauth_callbacks.py): `-c oauthCallbacks=chatgpt,claude`.
     oauth_callback_presets: tuple[str, ...] = DEFAULT_PRESETS
 
     @property
@@ -91,15 +98,14 @@ class StackConfig:
     alarm_email: str | None = None
     # Limits set by context, as the function's variables (`QUOTA_LIVE_GAMES` → "500"); the rest keep their defaults.
     function_limits: dict[str, str] = field(default_factory=dict)
-    # Secrets the deployer keeps: variable → ARN, or None for a key left out (infra/function_context.py); the
+    # Secrets the deployer keeps: variable → ARN, or None for a key left out (cdk/function_context.py); the
     # others are made.
     existing_secrets: dict[str, str | None] = field(default_factory=dict)
-    # The apps the function serves (the registry its asset ships): what they declare decides what the stack grants.
-    apps: tuple[str, ...] = APPS
+    # The apps the function serves, as registry entries (`-c apps=chess,forms` names them); None: every registered
+    # app. What they declare decides what the stack grants.
+    apps: tuple[str, ...] | None = None
     # The directories' ownership proofs served at /.well-known/ (docs/publish.md): variable → token.
     directory_tokens: dict[str, str] = field(default_factory=dict)
-    # `-c apps=chess,forms` names the apps served (the published profile); False: every registered app.
-    apps_named: bool = False
     # `-c release=1.2.0` pins template URIs to the release (the function's WIDGET_RELEASE); None: content hashes.
     release: str | None = None
     # Who the legal pages name (`-c publisherName=…`) and where they send users (`-c supportContact=` an email
@@ -110,21 +116,27 @@ class StackConfig:
     @property
     def profile_environment(self) -> dict[str, str]:
         """The function's APPS and WIDGET_RELEASE, only where the context sets them."""
-        env = {"APPS": ",".join(app_name(entry) for entry in self.apps)} if self.apps_named else {}
+        env = {"APPS": ",".join(app_name(entry) for entry in self.apps)} if self.apps is not None else {}
         if self.release:
             env["WIDGET_RELEASE"] = self.release
         return env
 
     @property
     def removal_policy(self) -> cdk.RemovalPolicy:
+        """RETAIN for kept data (`stage=prod`, `removalPolicy=retain`), else DESTROY."""
         return cdk.RemovalPolicy.RETAIN if self.retain_data else cdk.RemovalPolicy.DESTROY
 
     @property
     def log_retention(self) -> logs.RetentionDays:
+        """The log groups' retention, as CloudWatch Logs takes it."""
         return RETENTION[self.log_retention_days]
 
     @classmethod
-    def from_context(cls, node: Node) -> StackConfig:
+    def from_context(cls, node: Node, *, apps: Sequence[str] | None = None) -> ServiceOptions:
+        """The choices `node`'s CDK context makes (`-c key=value`, cdk.json, cdk.context.json); ConfigError names a
+        bad key. `apps`: the app packages the function registers, as `WidgetMcpService` is given them (None: the
+        toolkit's registry), against which `-c apps=…` is checked."""
+
         def get(key: str) -> Any:
             return node.try_get_context(key)
 
@@ -175,12 +187,16 @@ class StackConfig:
             function_limits=function_limits(get),
             existing_secrets=secrets,
             directory_tokens=published.directory_tokens(get),
-            apps=published.served_apps(get("apps")),
-            apps_named=get("apps") is not None,
+            apps=published.served_apps(get("apps"), registry_of(apps)),
             release=published.release(get("release")),
             publisher=published.publisher(get("publisherName")),
             support_contact=published.support_contact(get("supportContact")),
         )
+
+
+def options_from_context(node: Node, *, apps: Sequence[str] | None = None) -> ServiceOptions:
+    """`ServiceOptions.from_context`: what a generated project's CDK app calls, so it takes the same `-c` keys."""
+    return ServiceOptions.from_context(node, apps=apps)
 
 
 def _email(value: object) -> str | None:

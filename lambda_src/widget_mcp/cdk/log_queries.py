@@ -1,5 +1,5 @@
 """Saved Logs Insights queries (CloudWatch → Logs Insights → Saved queries, under widget-mcp/<stack>/), written
-against the fields the function and the API really log (infra/function_telemetry.py). The logs carry no game or form
+against the fields the function and the API really log (cdk/function_telemetry.py). The logs carry no game or form
 ids and no principal ids (SECURITY.md), so a caller is its network address, as the API's access log records it, and a
 game or form is its `ref`, a keyed reference only the holder of the stack's key computes (`make log-ref ID=…`)."""
 
@@ -11,7 +11,7 @@ import aws_cdk as cdk
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
-from infra import function_telemetry as names
+from widget_mcp.cdk import function_telemetry as names
 
 # The address a deployer replaces with the caller's before running the query (a documentation address).
 EXAMPLE_IP = "203.0.113.10"
@@ -21,12 +21,15 @@ EXAMPLE_REF = "REPLACE-with-make-log-ref"
 
 @dataclass(frozen=True)
 class SavedQuery:
+    """A Logs Insights query by name, over the function's or the API's log group."""
+
     slug: str
     group: str  # "function" or "access"
     text: str
 
 
 def saved_queries() -> tuple[SavedQuery, ...]:
+    """The queries saved with the stack, each written against the fields the logs really carry."""
     n = names
     return (
         SavedQuery(
@@ -65,6 +68,8 @@ def saved_queries() -> tuple[SavedQuery, ...]:
 
 
 class SavedQueries(Construct):
+    """The saved queries as stack resources (CloudWatch → Logs Insights → Saved queries)."""
+
     def __init__(
         self, scope: Construct, construct_id: str, *, function_logs: logs.ILogGroup, access_logs: logs.ILogGroup
     ) -> None:

@@ -36,7 +36,7 @@ PRINCIPAL_SOURCE = "principal_source"
 CORRELATION_ID = "correlation_id"  # the API Gateway request id (the access log's requestId)
 SESSION_REF = "ref"  # a keyed reference to the game or form the call acted on (widget_mcp/log_refs.py)
 
-# The API's access log (infra/mcp_api.py ACCESS_LOG_FORMAT) fields the queries and the 429 filter read.
+# The API's access log (cdk/mcp_api.py ACCESS_LOG_FORMAT) fields the queries and the 429 filter read.
 ACCESS_IP = "ip"
 ACCESS_STATUS = "status"
 ACCESS_REQUEST_ID = "requestId"

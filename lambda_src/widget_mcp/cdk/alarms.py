@@ -16,12 +16,12 @@ from aws_cdk import aws_logs as logs
 from aws_cdk import aws_sns as sns
 from aws_cdk import aws_sns_subscriptions as subscriptions
 from constructs import Construct
-from widget_mcp.toolkit.failures import INTERNAL_ERROR_CODE
 
-from infra import function_telemetry as names
-from infra import service_levels as levels
-from infra.mcp_api import TABLE_ACTIONS, TIMEOUT, McpApi
-from infra.served_apps import ServedTool
+from widget_mcp.cdk import function_telemetry as names
+from widget_mcp.cdk import service_levels as levels
+from widget_mcp.cdk.mcp_api import TABLE_ACTIONS, TIMEOUT, McpApi
+from widget_mcp.cdk.served_apps import ServedTool
+from widget_mcp.toolkit.failures import INTERNAL_ERROR_CODE
 
 # What the storage adapter calls (the role's actions), and the transaction IAM authorizes as PutItem.
 TABLE_OPERATIONS = tuple(
@@ -46,6 +46,7 @@ class Watched:
 
 
 def derived_namespace(stack: cdk.Stack) -> str:
+    """The CloudWatch namespace of the metrics derived from this stack's logs."""
     return f"{names.NAMESPACE}/{stack.stack_name}"
 
 
@@ -62,6 +63,9 @@ def tool_metric(metric_name: str, tool: str, statistic: str, service: str, label
 
 
 class Alarms(Construct):
+    """Every alarm of the service (errors, faults, latency per tool, throttles, table capacity) into one encrypted
+    SNS topic, and the metric filters that derive their metrics from the logs."""
+
     def __init__(
         self,
         scope: Construct,
@@ -258,7 +262,7 @@ class _DerivedMetrics:
         finished = logs.FilterPattern.string_value(message, "=", names.FINISHED)
         failed = logs.FilterPattern.string_value(message, "=", names.FAILED)
 
-        def code_is(*codes: str) -> logs.IFilterPattern:
+        def code_is(*codes: str) -> logs.JsonPattern:
             return logs.FilterPattern.any(
                 *(logs.FilterPattern.string_value("$." + names.ERROR_CODE, "=", c) for c in codes)
             )

@@ -7,10 +7,10 @@ import aws_cdk as cdk
 from aws_cdk import aws_cloudwatch as cw
 from constructs import Construct
 
-from infra import function_telemetry as names
-from infra import service_levels as levels
-from infra.alarms import TABLE_OPERATIONS, Alarms, Watched, tool_metric
-from infra.log_queries import saved_queries
+from widget_mcp.cdk import function_telemetry as names
+from widget_mcp.cdk import service_levels as levels
+from widget_mcp.cdk.alarms import TABLE_OPERATIONS, Alarms, Watched, tool_metric
+from widget_mcp.cdk.log_queries import saved_queries
 
 WIDTH = 12  # half the dashboard's 24 columns
 HEIGHT = 6
@@ -36,6 +36,8 @@ def _graph(
 
 
 class OperationsDashboard(Construct):
+    """A CloudWatch dashboard: calls, errors by code, latency per tool, concurrency, table capacity, and the alarms."""
+
     def __init__(self, scope: Construct, construct_id: str, *, watched: Watched, alarms: Alarms) -> None:
         super().__init__(scope, construct_id)
         w, endpoint = watched, watched.endpoint

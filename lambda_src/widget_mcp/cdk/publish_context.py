@@ -7,29 +7,30 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from widget_mcp.apps.registry import APPS, RegistryError, app_name, select_apps
+from widget_mcp.apps.registry import RegistryError, app_name, select_apps
+from widget_mcp.cdk.context_values import EMAIL, ConfigError, items
 from widget_mcp.settings import RELEASE_PATTERN, directory_token
-
-from infra.context_values import EMAIL, ConfigError, items
 
 # `-c openaiAppsChallenge=…` and `-c mcpRegistryAuth=…`: the function's variable for each.
 DIRECTORY_TOKENS = {"openaiAppsChallenge": "OPENAI_APPS_CHALLENGE", "mcpRegistryAuth": "MCP_REGISTRY_AUTH"}
 
 
-def served_apps(value: object) -> tuple[str, ...]:
-    """`apps`: the apps served, by name (`chess,forms`), in the registry's order; unset, every registered app."""
+def served_apps(value: object, registry: tuple[str, ...]) -> tuple[str, ...] | None:
+    """`apps`: the apps served, by name (`chess,forms`), as `registry`'s entries in its order; unset, None (every
+    registered app)."""
     if value is None:
-        return APPS
+        return None
     names = items(value)
     if not names:
-        raise ConfigError(f"apps must name at least one app, such as {app_name(APPS[-1])}, got {value!r}")
+        raise ConfigError(f"apps must name at least one app, such as {app_name(registry[-1])}, got {value!r}")
     try:
-        return select_apps(names)
+        return select_apps(names, registry)
     except RegistryError as exc:
         raise ConfigError(f"apps: {exc}") from None
 
 
 def release(value: object) -> str | None:
+    """`release`: a version such as 1.2.0 that the template URIs carry (WIDGET_RELEASE); unset, None."""
     if value is None:
         return None
     text = str(value).strip()
@@ -39,6 +40,7 @@ def release(value: object) -> str | None:
 
 
 def publisher(value: object) -> str | None:
+    """`publisherName`: who the legal pages name; one printable line."""
     if value is None:
         return None
     text = str(value).strip()
@@ -48,6 +50,7 @@ def publisher(value: object) -> str | None:
 
 
 def support_contact(value: object) -> str | None:
+    """`supportContact`: an email address or an https URL the legal pages send users to."""
     if value is None:
         return None
     text = str(value).strip()

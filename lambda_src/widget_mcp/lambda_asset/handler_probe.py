@@ -3,7 +3,7 @@
 Run by the asset build (`scenario: "init"`: which modules a cold start loads) and by `make asset-smoke`
 (`scenario: "smoke"`: a whole session against DynamoDB, under emulation), as
 
-    python -I -S -B infra/handler_probe.py CONFIG.json
+    python -I -S -B lambda_asset/handler_probe.py CONFIG.json
 
 CONFIG: `paths` (put first on sys.path, in order: the code, then what the runtime provides), `host` (the Host
 header, one of ALLOWED_HOSTS), `scenario`, `sign_in` (the function verifies tokens), `token` (a bearer token

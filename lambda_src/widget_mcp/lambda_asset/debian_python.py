@@ -9,7 +9,8 @@ glibc is newer than the host's); a foreign architecture runs under `qemu-<machin
 fetched the same way unless the machine has one). The roots' standard libraries are compiled once when unpacked,
 as Debian's postinst does.
 
-`python -m infra.debian_python [--arch arm64]` fetches what is missing and prints the interpreter's command.
+`python -m widget_mcp.lambda_asset.debian_python [--arch arm64]` fetches what is missing and prints the
+interpreter's command.
 """
 
 from __future__ import annotations

@@ -37,6 +37,9 @@ def default_domain_prefix(stack_name: str, account: str) -> str:
 
 
 class SignIn(Construct):
+    """OAuth sign-in: a Cognito user pool, its hosted domain, an app client and the resource server whose scopes
+    the function checks."""
+
     def __init__(
         self,
         scope: Construct,

@@ -13,9 +13,9 @@ from aws_cdk import aws_cloudfront_origins as origins
 from aws_cdk import aws_s3 as s3
 from aws_cdk import aws_s3_deployment as s3deploy
 from constructs import Construct
-from widget_mcp.publishing.legal import LEGAL_PREFIX, legal_urls
 
-from infra.config import CustomDomain
+from widget_mcp.cdk.config import CustomDomain
+from widget_mcp.publishing.legal import LEGAL_PREFIX, legal_urls
 
 BUNDLE_PREFIX = "widgets"
 MANIFEST = "manifest.json"
@@ -26,6 +26,9 @@ SHORT = "public, max-age=60"
 
 
 class WidgetCdn(Construct):
+    """The widget bundles (and the legal pages) in a private versioned bucket, served by CloudFront through origin
+    access control, HTTPS only, with security headers."""
+
     def __init__(
         self,
         scope: Construct,
@@ -128,22 +131,27 @@ class WidgetCdn(Construct):
             description="widget bundles: CloudFront signs its reads from the private bucket",
         )
         origin = origins.S3BucketOrigin.with_origin_access_control(self.bucket, origin_access_control=access)
-        common = {
-            "viewer_protocol_policy": cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
-            "allowed_methods": cloudfront.AllowedMethods.ALLOW_GET_HEAD_OPTIONS,
-            "cached_methods": cloudfront.CachedMethods.CACHE_GET_HEAD_OPTIONS,
-            "response_headers_policy": headers,
-            "compress": True,
-        }
+
+        def behavior(cache_policy: cloudfront.ICachePolicy) -> cloudfront.BehaviorOptions:
+            return cloudfront.BehaviorOptions(
+                origin=origin,
+                cache_policy=cache_policy,
+                viewer_protocol_policy=cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+                allowed_methods=cloudfront.AllowedMethods.ALLOW_GET_HEAD_OPTIONS,
+                cached_methods=cloudfront.CachedMethods.CACHE_GET_HEAD_OPTIONS,
+                response_headers_policy=headers,
+                compress=True,
+            )
+
         distribution = cloudfront.Distribution(
             self,
             "Distribution",
             comment="widget-mcp widget bundles",
-            default_behavior=cloudfront.BehaviorOptions(origin=origin, cache_policy=immutable, **common),
+            default_behavior=behavior(immutable),
             additional_behaviors={
-                f"{BUNDLE_PREFIX}/{MANIFEST}": cloudfront.BehaviorOptions(origin=origin, cache_policy=short, **common),
+                f"{BUNDLE_PREFIX}/{MANIFEST}": behavior(short),
                 # The legal pages change with a deploy (a TTL, an app): as fresh as the manifest.
-                f"{LEGAL_PREFIX}/*": cloudfront.BehaviorOptions(origin=origin, cache_policy=short, **common),
+                f"{LEGAL_PREFIX}/*": behavior(short),
             },
             price_class=cloudfront.PriceClass.PRICE_CLASS_100,
             http_version=cloudfront.HttpVersion.HTTP2_AND_3,

@@ -4,6 +4,7 @@ levels" and "Runbook"): change an objective here and the alarms follow."""
 from __future__ import annotations
 
 import aws_cdk as cdk
+
 from widget_mcp.toolkit.errors import ServiceUnavailable
 from widget_mcp.toolkit.failures import INTERNAL_ERROR_CODE
 

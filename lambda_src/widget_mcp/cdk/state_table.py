@@ -5,10 +5,13 @@ from __future__ import annotations
 import aws_cdk as cdk
 from aws_cdk import aws_dynamodb as dynamodb
 from constructs import Construct
+
 from widget_mcp.storage.table import PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE
 
 
 class StateTable(Construct):
+    """The apps' state: string `pk`/`sk`, TTL `ttl`, on-demand, point-in-time recovery, the AWS managed key."""
+
     def __init__(
         self, scope: Construct, construct_id: str, *, removal_policy: cdk.RemovalPolicy, deletion_protection: bool
     ) -> None:

@@ -3,12 +3,21 @@ asset ships), so no list of today's apps lives in the stack."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from widget_mcp.apps import registry
 from widget_mcp.apps.books import AppContext, declare_tasks, load_books
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit.tools import ToolBook
+
+def registry_of(apps: Sequence[str] | None) -> tuple[str, ...]:
+    """The registry a function serves with `apps` as its WIDGET_MCP_APPS (`widget_mcp.apps.registry.registry_of`:
+    those packages, then the toolkit's data app); None: the toolkit's registry (`registry.APPS`, read when called)."""
+    if apps is None:
+        return registry.APPS
+    return registry.registry_of(",".join(apps))
 
 
 def _books(apps: tuple[str, ...]) -> list[ToolBook]:
@@ -23,6 +32,8 @@ def serve_tasks(apps: tuple[str, ...]) -> bool:
 
 @dataclass(frozen=True)
 class ServedTool:
+    """A tool the function serves, as the dashboard and the alarms name it."""
+
     name: str
     # False for a tool that may run as a task: its latency is a task's work, not a call's answer.
     answers_in_call: bool

@@ -6,10 +6,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from widget_mcp.cdk.context_values import ConfigError
 from widget_mcp.secrets import SECRET_ARN_PATTERN
 from widget_mcp.settings import Settings
-
-from infra.context_values import ConfigError
 
 # The limits every caller meets (the function's settings of the same name, docs/settings.md) a deployer may set with
 # `-c <name in camelCase>=N`; their bounds are the settings model's own, checked at synth.
@@ -25,7 +24,7 @@ LIMIT_SETTINGS = (
     "forms_max_value_steps",
 )
 
-# The function's keys kept in AWS (infra/shared_secrets.py): context key → the variable holding its ARN. Unset, the
+# The function's keys kept in AWS (cdk/shared_secrets.py): context key → the variable holding its ARN. Unset, the
 # stack generates the secret; `none` leaves host tokens off (the function then accepts none, as without the setting).
 SECRET_CONTEXT = {"hostTokenSecretArn": "HOST_TOKEN_SECRET_ARN", "requestStateSecretArn": "REQUEST_STATE_SECRET_ARN"}
 OPTIONAL_SECRETS = ("hostTokenSecretArn",)
