@@ -24,7 +24,7 @@ from widget_mcp.lambda_asset.build import (
     compiler,
     runtime_provided,
 )
-from widget_mcp.lambda_asset.source import RUNTIME_PROVIDED, LambdaSource
+from widget_mcp.lambda_asset.source import EXCLUDED_SOURCES, RUNTIME_PROVIDED, LambdaSource
 from widget_mcp.lambda_asset.target import Target
 
 HERE = Path(__file__).resolve().parent
@@ -132,14 +132,16 @@ def test_the_asset_leaves_out_tests_dev_tools_local_mode_and_what_lambda_provide
     assert not list(lambda_asset.rglob("*.pyi"))
 
 
-def test_the_assets_sources_hold_every_registered_app_and_not_the_conformance_fixtures() -> None:
+def test_the_assets_sources_hold_every_registered_app_and_no_development_room() -> None:
     packaged = {path.relative_to(LAMBDA_SRC).as_posix() for path in REPOSITORY.files()}
 
     def files_of(module: str) -> set[str]:
         return {name for name in packaged if name.startswith(module.replace(".", "/") + "/")}
 
-    assert (LAMBDA_SRC / CONFORMANCE_APP.replace(".", "/") / "__init__.py").is_file()  # it exists, for local runs
-    assert files_of(CONFORMANCE_APP) == set()
+    # The conformance fixtures live with their tests, never in the package.
+    assert (LAMBDA_SRC.parent / "tests" / "conformance" / CONFORMANCE_APP / "__init__.py").is_file()
+    assert not (LAMBDA_SRC / CONFORMANCE_APP).exists()
+    assert [name for name in packaged if name.startswith(EXCLUDED_SOURCES)] == []
     assert [app for app in APPS if f"{app.replace('.', '/')}/__init__.py" not in files_of(app)] == []
 
 

@@ -9,9 +9,9 @@ import aws_cdk as cdk
 import pytest
 from aws_cdk.assertions import Template
 from synth_support import NO_BUNDLING, Synthesized, function_env
-from widget_mcp.apps.registry import app_name
+from widget_mcp.apps.registry import DATA_APP, app_name
 from widget_mcp.cdk import ConfigError, LambdaSource, ServiceOptions, WidgetMcpService, options_from_context
-from widget_mcp.cdk.served_apps import TOOLKIT_APPS, registry_of, served_tools
+from widget_mcp.cdk.served_apps import registry_of, served_tools
 
 # An app package named by import path, as a project's would be (any package with a tool_book serves).
 OUTSIDE_APP = "widget_mcp.apps.demo"
@@ -36,7 +36,7 @@ def test_apps_from_outside_are_set_as_widget_mcp_apps_and_decide_the_tools_alarm
     env = function_env(template)
     assert env["WIDGET_MCP_APPS"] == OUTSIDE_APP
     assert "APPS" not in env
-    assert service.served == (OUTSIDE_APP, *TOOLKIT_APPS)
+    assert service.served == (OUTSIDE_APP, DATA_APP)
     expected = {tool.name for tool in served_tools(service.served) if tool.answers_in_call}
     assert _latency_alarmed(template) == expected
     assert expected

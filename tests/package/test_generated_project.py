@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -18,8 +19,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 UV = ROOT / ".tools" / "bin" / "uv"
 NAME = "weather"
-# Files the wheel is built from: what the sdist holds.
-BUILD_INPUTS = ("pyproject.toml", "README.md", "CHANGELOG.md", "lambda_src/widget_mcp", "widget_bundles/dist")
+
+
+def build_inputs() -> list[str]:
+    """What the wheel is built from: what the sdist holds, as pyproject.toml says."""
+    sdist = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"]["sdist"]
+    return [*sdist["only-include"], *sdist["force-include"]]
+
 
 pytestmark = pytest.mark.xdist_group("generated_project")
 
@@ -35,7 +41,7 @@ def run(args: list[str | Path], cwd: Path, env: dict[str, str] | None = None, ti
 def build_wheel(source: Path, out: Path, version: str | None = None) -> Path:
     """The toolkit's wheel from a copy of its build inputs, at `version` when given."""
     tree = out / "source"
-    for item in BUILD_INPUTS:
+    for item in build_inputs():
         origin, target = source / item, tree / item
         if origin.is_dir():
             shutil.copytree(origin, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
@@ -97,6 +103,4 @@ def test_the_project_upgraded_to_a_wheel_of_another_version_passes_its_make_test
 
 
 def tomllib_version(pyproject: Path) -> str:
-    import tomllib
-
     return str(tomllib.loads(pyproject.read_text())["project"]["version"])

@@ -12,6 +12,7 @@ from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 from widget_mcp.toolkit.tools import ToolBook
 
+
 def registry_of(apps: Sequence[str] | None) -> tuple[str, ...]:
     """The registry a function serves with `apps` as its WIDGET_MCP_APPS (`widget_mcp.apps.registry.registry_of`:
     those packages, then the toolkit's data app); None: the toolkit's registry (`registry.APPS`, read when called)."""

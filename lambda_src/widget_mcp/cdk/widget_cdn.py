@@ -218,7 +218,7 @@ class WidgetCdn(Construct):
             prune=False,  # no CloudFront invalidation needed: the manifest's cache policy caps it at 60 s
         )
         latest.node.add_dependency(assets)  # the manifest never names files that are not uploaded yet
-        _acknowledge_deployment_provider(cdk.Stack.of(self))
+        _acknowledge_deployment_provider(cdk.Stack.of(self), self.bucket)
 
     def _deploy_legal(self, pages: Mapping[str, str]) -> None:
         # prune=False: a page a later deploy no longer writes stays answerable rather than a broken link in a listing.
@@ -232,7 +232,7 @@ class WidgetCdn(Construct):
             content_type="text/html; charset=utf-8",
             prune=False,
         )
-        _acknowledge_deployment_provider(cdk.Stack.of(self))
+        _acknowledge_deployment_provider(cdk.Stack.of(self), self.bucket)
 
 
 def _asset_bucket(stack: cdk.Stack) -> str:
@@ -245,8 +245,10 @@ def _asset_bucket(stack: cdk.Stack) -> str:
     return f"cdk-{qualifier}-assets-{part(stack.account, '<AWS::AccountId>')}-{part(stack.region, '<AWS::Region>')}"
 
 
-def _acknowledge_deployment_provider(stack: cdk.Stack) -> None:
+def _acknowledge_deployment_provider(stack: cdk.Stack, bucket: s3.Bucket) -> None:
     """CDK's BucketDeployment runs one shared provider function per stack, created at the stack's root."""
+    # The bucket's logical id as cdk-nag prints it: it depends on where the construct sits in the app.
+    bucket_id = stack.get_logical_id(bucket.node.default_child)  # type: ignore[arg-type]
     provider = next(c for c in stack.node.children if c.node.id.startswith("Custom::CDKBucketDeployment"))
     why_s3 = (
         "CDK's BucketDeployment provider copies the staged bundle zip from the CDK asset bucket into the widget "
@@ -267,7 +269,7 @@ def _acknowledge_deployment_provider(stack: cdk.Stack) -> None:
                 "Action::s3:DeleteObject*",
                 "Action::s3:Abort*",
                 f"Resource::arn:<AWS::Partition>:s3:::{_asset_bucket(stack)}/*",
-                "Resource::<WidgetCdnBundles7022D872.Arn>/*",
+                f"Resource::<{bucket_id}.Arn>/*",
             )
         ),
         cdk.Acknowledgment(

@@ -113,6 +113,18 @@ def _pip_install(
     run([*args, "-r", requirements], cwd=source.root)
 
 
+def _python_with_pip(source: LambdaSource, work: Path) -> Path:
+    """A Python that has pip: the project's `.tools` one, else a virtual environment uv seeds with pip (a generated
+    project's own environment, made by uv, has none)."""
+    tools = source.tools_python
+    probe = subprocess.run([tools, "-c", "import pip"], capture_output=True, check=False)  # noqa: S603 - fixed program
+    if probe.returncode == 0:
+        return tools
+    seeded = work / "pip-env"
+    run([uv_of(source.root), "venv", "--quiet", "--seed", "--python", tools, seeded], cwd=source.root)
+    return seeded / "bin" / "python"
+
+
 def _build_sdist_wheels(source: LambdaSource, sdist_blocks: list[str], work: Path) -> Path:
     """Build pure-Python wheels for source-only packages, from the locked (hash-checked) sdists."""
     wheels = work / "wheels"
@@ -120,7 +132,7 @@ def _build_sdist_wheels(source: LambdaSource, sdist_blocks: list[str], work: Pat
     reqs = work / "sdist-only.txt"
     reqs.write_text("".join(sdist_blocks))
     pip: list[str | Path] = [
-        source.tools_python,
+        _python_with_pip(source, work),
         "-m",
         "pip",
         "wheel",

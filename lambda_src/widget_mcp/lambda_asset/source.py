@@ -17,8 +17,7 @@ PACKAGE = "widget_mcp"
 # The Lambda runtime ships boto3 with its dependencies (beside the interpreter, after /var/task on sys.path);
 # leaving them out saves ~27 MB.
 RUNTIME_PROVIDED = ("boto3", "botocore", "s3transfer", "jmespath", "python-dateutil", "six", "urllib3")
-# Local mode (moto, uvicorn, the playground), the readiness check (an MCP client), the conformance suite's
-# fixtures (served by `CONFORMANCE=1 make dev` alone; settings refuse them inside Lambda), the publishing tools
+# Local mode (moto, uvicorn, the playground), the readiness check (an MCP client), the publishing tools
 # (`make submission`, the legal pages built at synth), the CDK construct and this asset builder never run in Lambda;
 # of publishing, the function serves only the directories' challenge routes (publishing/challenges.py). Left out of
 # the toolkit's sources here, and out of its installed copy in a project's asset.
@@ -26,12 +25,16 @@ _PUBLISHING_TOOLS = ("__main__.py", "legal.py", "limits.py", "screenshots.py", "
 EXCLUDED_SOURCES = (
     f"{PACKAGE}/local/",
     f"{PACKAGE}/readiness/",
-    f"{PACKAGE}/apps/conformance/",
     *(f"{PACKAGE}/publishing/{tool}" for tool in _PUBLISHING_TOOLS),
     f"{PACKAGE}/cdk/",
     f"{PACKAGE}/lambda_asset/",
     # The prebuilt widget bundles a wheel carries for local mode: the function serves them from the CDN.
     f"{PACKAGE}/_bundles/",
+    # The project generator, its widget kit, the command and the tests' client: development tools all.
+    f"{PACKAGE}/project/",
+    f"{PACKAGE}/_widget_kit/",
+    f"{PACKAGE}/cli.py",
+    f"{PACKAGE}/testing.py",
 )
 # This checkout, when the toolkit runs from one (lambda_src/lambda_asset/source.py); None from a wheel.
 _CHECKOUT = Path(__file__).resolve().parents[3]

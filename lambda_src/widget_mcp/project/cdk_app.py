@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import sys
 from itertools import pairwise
-
+$path_import
 import aws_cdk as cdk
 from cdk_nag import AwsSolutionsChecks
 from widget_mcp.cdk import ConfigError, WidgetMcpService, options_from_context
@@ -24,6 +24,8 @@ from widget_mcp.cdk import ConfigError, WidgetMcpService, options_from_context
 # The packages under src/ this deployment serves (the Makefile's WIDGET_MCP_APPS says the same for make dev).
 APPS = ["$name"]
 STACK_NAME = "$stack"
+# The widget bundles the CDN serves: $bundles_note
+BUNDLES = $bundles
 
 
 def context_arguments(argv: list[str]) -> dict[str, str]:
@@ -40,7 +42,8 @@ def build_app(context: dict[str, str] | None = None) -> cdk.App:
     app = cdk.App(outdir=os.environ.get("CDK_OUTDIR") or "cdk.out", context=context)
     env = cdk.Environment(account=os.environ.get("CDK_DEFAULT_ACCOUNT"), region=os.environ.get("CDK_DEFAULT_REGION"))
     stack = cdk.Stack(app, str(app.node.try_get_context("stackName") or STACK_NAME), env=env)
-    WidgetMcpService(stack, "Service", apps=APPS, options=options_from_context(app.node, apps=APPS))
+    options = options_from_context(app.node, apps=APPS)
+    WidgetMcpService(stack, "Service", apps=APPS, options=options, bundle_dir=BUNDLES)
     cdk.Validations.of(app).add_plugins(AwsSolutionsChecks(app))
     return app
 
@@ -57,10 +60,18 @@ if __name__ == "__main__":
 '''
 
 
-def cdk_app_files(name: str, title: str) -> dict[Path, str]:
+def cdk_app_files(name: str, title: str, *, widget: bool = False) -> dict[Path, str]:
     stack = title.replace(" ", "")
+    bundles = 'Path("build/widgets")' if widget else "None"
+    note = "the toolkit's and this app's, merged by `make widgets`." if widget else "the toolkit's own."
     return {
         Path("infra/__init__.py"): "",
-        Path("infra/app.py"): Template(CDK_APP).substitute(name=name, stack=stack),
+        Path("infra/app.py"): Template(CDK_APP).substitute(
+            name=name,
+            stack=stack,
+            bundles=bundles,
+            bundles_note=note,
+            path_import="from pathlib import Path\n" if widget else "",
+        ),
         Path("cdk.json"): '{\n  "app": ".venv/bin/python -m infra.app"\n}\n',
     }

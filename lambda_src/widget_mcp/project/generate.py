@@ -19,6 +19,7 @@ from widget_mcp.local.scaffold_templates import app_files
 from widget_mcp.project import templates
 from widget_mcp.project.cdk_app import cdk_app_files
 from widget_mcp.project.toolkit_pin import ToolkitPin, installed_pin
+from widget_mcp.project.widget_templates import make_rules, widget_project_files
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]{1,30}$")
 # Names a project package cannot take: they would shadow what the project imports.
@@ -58,6 +59,7 @@ def _app_files(name: str, *, widget: bool) -> dict[Path, str]:
         else:
             target = Path("tests") / path.name
         text = text.replace(f"widget_mcp.apps.{name}", name).replace("Scaffolded by `make app`", "Generated")
+        text = text.replace(f"widget_bundles/src/{name}/", f"widgets/src/{name}/")
         moved[target] = _own_section(text, name)
     return moved
 
@@ -106,14 +108,16 @@ def planned_files(name: str, *, widget: bool = False, pin: ToolkitPin | None = N
     }
     files = {
         Path("pyproject.toml"): Template(templates.PYPROJECT).substitute(fields),
-        Path("Makefile"): Template(templates.MAKEFILE).substitute(fields),
+        Path("Makefile"): Template(templates.MAKEFILE).substitute(fields) + (make_rules() if widget else ""),
         Path(".ci/run"): Template(templates.CI_RUN).substitute(fields),
         Path(".gitignore"): templates.GITIGNORE,
         Path("README.md"): Template(templates.README).substitute(fields),
         Path("src") / name / "py.typed": "",
     }
     files.update(_app_files(name, widget=widget))
-    files.update(cdk_app_files(name, title))
+    files.update(cdk_app_files(name, title, widget=widget))
+    if widget:
+        files.update(widget_project_files(name, fields["distribution"]))
     return files
 
 

@@ -117,6 +117,9 @@ make synth
 """
 
 GITIGNORE = """.venv/
+# The toolkit's widget kit, linked in from the installed package by `make widgets`.
+widgets/src/shared
+widgets/plugins
 .tools/
 __pycache__/
 .pytest_cache/

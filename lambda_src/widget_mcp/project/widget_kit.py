@@ -1,0 +1,67 @@
+"""The widget kit a generated project's widgets build on: the toolkit's `shared/` widget sources (the bridge to the
+host), its Vite `plugins/` and the npm versions they were built with. A wheel carries it inside the package; a
+checkout of the toolkit has it in widget_bundles/.
+
+`python -m widget_mcp.project.widget_kit` prints its folder (the project's Makefile links `shared/` and `plugins/`
+from there, so a toolkit upgrade brings the widgets' bridge with it).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from widget_mcp.local.paths import IN_CHECKOUT, PACKAGE_DIR, REPO
+
+# What a project's widget imports from npm, besides what the kit's modules import.
+NPM_DEPENDENCIES = (
+    "@modelcontextprotocol/client",
+    "@modelcontextprotocol/core",
+    "@modelcontextprotocol/ext-apps",
+    "zod",
+)
+NPM_DEV_DEPENDENCIES = ("typescript", "vite")
+
+
+class KitMissing(LookupError):
+    """The installed toolkit carries no widget kit (a wheel built without its bundles)."""
+
+
+def kit_dir() -> Path:
+    """The folder holding `shared/`, `plugins/` and `package.json`."""
+    packaged = PACKAGE_DIR / "_widget_kit"
+    if (packaged / "package.json").is_file():
+        return packaged
+    if IN_CHECKOUT:
+        return REPO / "widget_bundles"
+    raise KitMissing(f"{packaged} is missing: install widget-mcp from a wheel built by `make dist`")
+
+
+def shared_dir() -> Path:
+    kit = kit_dir()
+    return kit / "src" / "shared" if kit.name == "widget_bundles" else kit / "shared"
+
+
+def npm_versions() -> tuple[dict[str, str], dict[str, str]]:
+    """The exact versions (dependencies, devDependencies) of the kit's npm packages a project's widget needs."""
+    manifest = json.loads((kit_dir() / "package.json").read_text(encoding="utf-8"))
+    locked = {**manifest.get("dependencies", {}), **manifest.get("devDependencies", {})}
+    return (
+        {name: locked[name] for name in NPM_DEPENDENCIES},
+        {name: locked[name] for name in NPM_DEV_DEPENDENCIES},
+    )
+
+
+def main() -> int:
+    try:
+        kit = kit_dir()
+    except KitMissing as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(shared_dir().parent if kit.name == "widget_bundles" else kit)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
