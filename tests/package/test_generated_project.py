@@ -1,5 +1,6 @@
-"""The toolkit proved from outside: its wheel built, a project generated from that wheel in a folder of its own, the
-project's own `make test` run there, then the project upgraded to a wheel of another version and tested again.
+"""The toolkit proved from outside: its wheel built, a project with a widget generated from that wheel in a folder of
+its own, the project's own `make test`, `make synth` and `make dev` run there, then the project upgraded to a wheel of
+another version and tested again.
 
 The project sees nothing of this repository but the wheel: it installs through uv from the wheel file and uv's
 cache (PyPI for anything the cache lacks), with its own lock and virtual environment.
@@ -7,11 +8,16 @@ cache (PyPI for anything the cache lacks), with its own lock and virtual environ
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
+import signal
+import socket
 import subprocess
+import time
 import tomllib
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -19,6 +25,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 UV = ROOT / ".tools" / "bin" / "uv"
 NAME = "weather"
+HANDLER = "widget_mcp.handler.handler"
 
 
 def build_inputs() -> list[str]:
@@ -67,7 +74,7 @@ def project_env() -> dict[str, str]:
 def project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     work = tmp_path_factory.mktemp("package")
     wheel = build_wheel(ROOT, work / "first")
-    run([UV, "tool", "run", "--from", wheel, "widget-mcp", "new", NAME], cwd=work, env=project_env())
+    run([UV, "tool", "run", "--from", wheel, "widget-mcp", "new", NAME, "--widget"], cwd=work, env=project_env())
     return work / NAME, work
 
 
@@ -83,6 +90,73 @@ def test_a_project_generated_from_the_wheel_passes_its_own_make_test(project: tu
     output = run(["make", "test"], cwd=root, env=project_env())
     assert re.search(r"\d+ passed", output), output
     assert installed_version(root) == tomllib_version(ROOT / "pyproject.toml")
+
+
+def test_the_projects_make_synth_writes_a_stack_serving_its_app_that_cdk_nag_passes(project: tuple[Path, Path]) -> None:
+    root, _ = project
+    run(["make", "synth"], cwd=root, env=project_env(), timeout=1200)
+    (template_path,) = (root / "cdk.out").glob("*.template.json")
+    template = json.loads(template_path.read_text())
+    functions = [
+        resource["Properties"]
+        for resource in template["Resources"].values()
+        if resource["Type"] == "AWS::Lambda::Function" and resource["Properties"].get("Handler") == HANDLER
+    ]
+    assert [f["Environment"]["Variables"]["WIDGET_MCP_APPS"] for f in functions] == [NAME]
+    assert any(name.endswith("McpUrl") or "McpUrl" in name for name in template["Outputs"])
+
+
+def test_the_projects_make_dev_serves_its_tool_and_its_widget(project: tuple[Path, Path]) -> None:
+    root, _ = project
+    port = free_port()
+    env = project_env() | {"PORT": str(port), "RELOAD": "0"}
+    base = f"http://127.0.0.1:{port}"
+    with subprocess.Popen(
+        ["make", "dev"], cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+    ) as server:
+        try:
+            wait_for(f"{base}/healthz", server)
+            listed = post_json(f"{base}/mcp", {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+            manifest = json.loads(urllib.request.urlopen(f"{base}/widgets/manifest.json", timeout=10).read())
+        finally:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=60)
+    tools = {tool["name"]: tool for tool in listed["result"]["tools"]}
+    uri = tools[f"{NAME}_note"]["_meta"]["ui"]["resourceUri"]
+    assert uri.startswith(f"ui://widget/{NAME}-")
+    assert NAME in manifest["entries"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for(url: str, server: subprocess.Popen[bytes], seconds: float = 180) -> None:
+    """Poll `url` until it answers 200, with a bound; the server's output if it stops or never answers."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise AssertionError(f"make dev exited {server.returncode}: {server.stdout.read().decode()[-3000:]}")  # type: ignore[union-attr]
+        try:
+            with urllib.request.urlopen(url, timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.25)
+    raise AssertionError(f"{url} did not answer within {seconds} s")
+
+
+def post_json(url: str, message: dict[str, object]) -> dict[str, object]:
+    headers = {
+        "content-type": "application/json",
+        "accept": "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+    }
+    request = urllib.request.Request(url, data=json.dumps(message).encode(), headers=headers, method="POST")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())  # type: ignore[no-any-return]
 
 
 def test_the_project_upgraded_to_a_wheel_of_another_version_passes_its_make_test_again(
