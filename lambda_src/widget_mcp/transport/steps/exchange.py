@@ -9,7 +9,8 @@ from typing import Any, TypeGuard
 from widget_mcp.transport.call_events import CallEvents
 from widget_mcp.transport.caller import Caller
 from widget_mcp.transport.replies import HttpReply, Pending
-from widget_mcp.transport.resumption import Resuming, Session
+from widget_mcp.transport.resumption import Resuming
+from widget_mcp.transport.stream_ids import Session
 
 
 @dataclass(frozen=True, slots=True)
