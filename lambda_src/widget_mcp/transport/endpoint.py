@@ -36,7 +36,7 @@ from widget_mcp.transport.caller import Caller
 from widget_mcp.transport.guards import CorsPolicy, HostAllowlist
 from widget_mcp.transport.host_identity import HostIdentity
 from widget_mcp.transport.replies import HttpReply, Pending, accepted
-from widget_mcp.transport.request_info import RequestInfo as RequestInfo  # its home before steps/
+from widget_mcp.transport.request_info import RequestInfo as RequestInfo  # re-exported: imported from here before
 from widget_mcp.transport.resumption import Resuming, Streams
 from widget_mcp.transport.steps.batch import serve_batch
 from widget_mcp.transport.steps.dispatch import Dispatch
@@ -184,6 +184,8 @@ class McpEndpoint:
         peer: str | None,
         live: LiveStream | None = None,
     ) -> HttpReply | Pending:
+        """Screen the HTTP request, then each JSON-RPC message it carries (`_message`); `begin` makes the reply
+        readable by a listed browser origin."""
         gets = self._gets
         asked = gets.asked(headers) if method == "GET" and gets is not None else None
         stopped = self._screen.http(method, headers, asked is not None)
