@@ -16,7 +16,7 @@ from widget_mcp.toolkit.errors import RateLimited
 from widget_mcp.toolkit.limits import CallLimiter
 from widget_mcp.toolkit.ownership import caller_key
 from widget_mcp.toolkit.principal import Principal, resolve_principal
-from widget_mcp.transport.endpoint import RequestInfo
+from widget_mcp.transport.request_info import RequestInfo
 
 logger = logging.getLogger(__name__)
 

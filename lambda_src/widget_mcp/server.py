@@ -50,7 +50,7 @@ from widget_mcp.toolkit.runtime import CallObserver, TemplateSettings, ToolRunti
 from widget_mcp.toolkit.tools import SignInDeclaration, ToolBook
 from widget_mcp.toolkit.widgets import APP_MIME_TYPE
 from widget_mcp.transport.caller import Caller
-from widget_mcp.transport.endpoint import RequestInfo
+from widget_mcp.transport.request_info import RequestInfo
 from widget_mcp.transport.resumption import SuspendCall
 from widget_mcp.transport.subscriptions import SubscriptionRefused, Subscriptions
 from widget_mcp.wire_extras import WireExtras

@@ -28,7 +28,7 @@ from widget_mcp.toolkit.principal import Principal, resolve_principal
 from widget_mcp.toolkit.runtime import ToolRuntime
 from widget_mcp.toolkit.task_service import TaskService
 from widget_mcp.toolkit.tasks import TASKS_EXTENSION, TasksUndeclared
-from widget_mcp.transport.endpoint import RequestInfo
+from widget_mcp.transport.request_info import RequestInfo
 
 logger = logging.getLogger(__name__)
 

@@ -88,7 +88,7 @@ class LocalServer(uvicorn.Server):
 
 def _resumable_line(on: bool) -> str:
     if on:
-        from widget_mcp.transport.resumption import FIRST_RETRY_MS, LISTEN_RETRY_MS, LONGEST_RETRY_MS
+        from widget_mcp.transport.stream_ids import FIRST_RETRY_MS, LISTEN_RETRY_MS, LONGEST_RETRY_MS
 
         return (
             f"  2025-11-25     resumable streams on: input requests (a waiting client polls every "

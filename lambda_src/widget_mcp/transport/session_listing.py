@@ -16,7 +16,7 @@ from typing import Any
 from widget_mcp.toolkit.call import CallerClient
 from widget_mcp.toolkit.client_surface import shows_widgets
 from widget_mcp.transport.answer_cache import Key
-from widget_mcp.transport.resumption import Session
+from widget_mcp.transport.stream_ids import Session
 
 # The 2025-11-25 requests whose answer depends on what the session's client shows.
 LISTED_BY_SESSION = frozenset({"tools/list"})

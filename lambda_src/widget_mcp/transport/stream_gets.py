@@ -22,7 +22,8 @@ from widget_mcp.transport.call_events import EVENT_STREAM_HEADERS, sse_frame
 from widget_mcp.transport.client_address import DeferredAddress
 from widget_mcp.transport.guards import media_type
 from widget_mcp.transport.replies import JSON_HEADERS, HttpReply, Pending, accepted, error_body
-from widget_mcp.transport.resumption import RESUMING_VERSION, EventId, ListenEvent, Resuming, Session, Streams
+from widget_mcp.transport.resumption import RESUMING_VERSION, Resuming, Streams
+from widget_mcp.transport.stream_ids import EventId, ListenEvent, Session
 from widget_mcp.transport.subscriptions import Subscriptions
 
 if TYPE_CHECKING:

@@ -13,18 +13,10 @@ import { parseGame, parseMeta, recentMoves, stateInText, statusText, type GameMe
 import { metaFor } from "./carry";
 import { chessContext } from "./game";
 import { attachBoardInput } from "./interaction";
-import { fullscreenButton } from "./layout";
-import { renderMaterial } from "./material";
-import { renderMoveList } from "./moves";
 import { renderGameList } from "./listing";
 import { renderPromotionPicker } from "./promotion";
 import { describeMoves } from "./speech";
-
-interface Notice {
-  kind: "error" | "info";
-  code?: string;
-  text: string;
-}
+import { renderChessView, type Notice } from "./view";
 
 class ChessWidget {
   private game: GameState | null = null;
@@ -347,56 +339,24 @@ class ChessWidget {
         }),
       );
     }
-    const top = flipped ? "white" : "black";
-    const bottom = flipped ? "black" : "white";
-    const captured = this.meta.captured ?? { white: [], black: [] };
-    const widget = el(
-      "div",
-      {
-        class: "wm-chess",
-        "data-game-id": game.gameId,
-        "data-ply": game.ply,
-        "data-status": game.status,
-        "data-orientation": flipped ? "black" : "white",
-        "data-pending": this.pending,
-        "data-display-mode": this.host.display.mode,
+    const widget = renderChessView(this.host, {
+      game,
+      meta: this.meta,
+      flipped,
+      pending: this.pending,
+      notice: this.notice,
+      boardWrap: this.boardWrap,
+      flip: () => this.flip(),
+      ask: () => void this.ask(),
+      displayFailed: (error) => {
+        this.notice = { kind: "error", text: `The display could not be changed: ${String(error)}` };
+        this.render();
       },
-      el(
-        "div",
-        { class: "wm-chess-head" },
-        el("span", { class: `status ${game.status}`, "data-testid": "chess-status" }, statusText(game)),
-        el(
-          "span",
-          { class: "actions" },
-          // Only where the host takes a message in the conversation (ui/message, sendFollowUpMessage).
-          this.host.offers("message") && el("button", { type: "button", class: "ask", "data-testid": "chess-ask", title: "Ask the assistant" }, "Ask"),
-          el("button", { type: "button", class: "flip", "data-testid": "chess-flip", title: "Flip the board" }, "Flip"),
-          fullscreenButton(this.host.display, (error) => {
-            this.notice = { kind: "error", text: `The display could not be changed: ${String(error)}` };
-            this.render();
-          }),
-        ),
-      ),
-      el("div", {}, renderMaterial(top, captured[top], game.fen), this.boardWrap, renderMaterial(bottom, captured[bottom], game.fen)),
-      el(
-        "div",
-        {},
-        this.notice
-          ? el(
-              "p",
-              { class: this.notice.kind === "error" ? "wm-error" : "wm-info", role: "alert", "data-testid": "chess-message", "data-code": this.notice.code },
-              this.notice.text,
-            )
-          : null,
-        renderMoveList(this.meta.moveHistory ?? []),
-      ),
-    );
-    widget.querySelector("button.flip")?.addEventListener("click", () => this.flip());
+    });
     if (!this.rendered) {
       this.rendered = true;
       performance.mark("wm:first-board"); // read by bench/widgets.py (first render after the frame loaded)
     }
-    widget.querySelector("button.ask")?.addEventListener("click", () => void this.ask());
     root.appendChild(widget);
     if (focused) {
       const target = this.promotion ? this.boardWrap.querySelector<HTMLElement>(".wm-promotion button") : null;

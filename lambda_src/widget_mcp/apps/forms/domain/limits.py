@@ -47,7 +47,7 @@ class Steps:
     # id, each beside its value: holding the value keeps its id from being reused while the check runs.
     canonical: dict[int, tuple[object, Any]] = field(default_factory=dict)
     enums: dict[int, tuple[object, frozenset[Any]]] = field(default_factory=dict)
-    # The start of each value's repr that error messages show, by id, beside the value (answers.py).
+    # The start of each value's repr that error messages show, by id, beside the value (bounded_keywords.py).
     shown: dict[int, tuple[object, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -96,7 +96,7 @@ WALKED = 16
 def keyword_cost(keyword: str, value: object) -> int:
     """What applying `keyword` with `value` costs, before the value checked and what it descends into."""
     if keyword in ("enum", "const"):
-        return 1  # compared through a set built once per check (answers.py), which charges its own entries
+        return 1  # compared through a set built once per check (bounded_keywords.py), which charges its own entries
     if keyword in EACH_APPLIED and isinstance(value, list):
         return 1 + len(value)
     if keyword in ("dependentRequired", "dependencies") and isinstance(value, dict):
