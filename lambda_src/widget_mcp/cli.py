@@ -20,6 +20,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bundles.add_argument(
         "dists", nargs="*", metavar="DIST", help="a project's built bundles (a dist/ with manifest.json)"
     )
+    commands.add_parser("openwebui", help="print the Open WebUI integration, the file to paste into Open WebUI")
     args = parser.parse_args(argv)
     if args.command == "new":
         from widget_mcp.project.generate import run_new
@@ -29,6 +30,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from widget_mcp.project.bundle_merge import run_merge
 
         return run_merge(args.into, args.dists)
+    if args.command == "openwebui":
+        from widget_mcp.project.integrations import print_openwebui
+
+        return print_openwebui()
     from widget_mcp.local.__main__ import main as serve
 
     return serve()

@@ -1,6 +1,6 @@
 """The toolkit proved from outside: its wheel built, a project with a widget generated from that wheel in a folder of
 its own, the project's own `make test`, `make synth` and `make dev` run there, then the project upgraded to a wheel of
-another version and tested again.
+another version and tested and synthesized again.
 
 The project sees nothing of this repository but the wheel: it installs through uv from the wheel file and uv's
 cache (PyPI for anything the cache lacks), with its own lock and virtual environment.
@@ -18,6 +18,7 @@ import subprocess
 import time
 import tomllib
 import urllib.request
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -71,9 +72,38 @@ def project_env() -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    work = tmp_path_factory.mktemp("package")
-    wheel = build_wheel(ROOT, work / "first")
+def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("package")
+
+
+@pytest.fixture(scope="module")
+def wheel(work: Path) -> Path:
+    return build_wheel(ROOT, work / "first")
+
+
+def test_the_wheel_holds_the_toolkit_its_bundles_widget_kit_and_integration_and_no_test_fixture(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        integration = archive.read("widget_mcp/_integrations/openwebui/widget_mcp.py")
+        manifest = json.loads(archive.read("widget_mcp/_bundles/manifest.json"))
+    built = json.loads((ROOT / "widget_bundles" / "dist" / "manifest.json").read_text())
+    assert manifest == built
+    assert all(f"widget_mcp/_bundles/{files['js']}" in names for files in built["entries"].values())
+    assert {"widget_mcp/handler.py", "widget_mcp/cdk/service.py", "widget_mcp/_widget_kit/shared/bridge.ts"} <= names
+    assert integration == (ROOT / "integrations" / "openwebui" / "widget_mcp.py").read_bytes()
+    assert not [name for name in names if "conformance" in name or "__pycache__" in name or name.startswith("tests/")]
+    entry_points = next(name for name in names if name.endswith(".dist-info/entry_points.txt"))
+    with zipfile.ZipFile(wheel) as archive:
+        assert "widget-mcp = widget_mcp.cli:main" in archive.read(entry_points).decode()
+
+
+def test_the_installed_command_prints_the_open_webui_integration_as_it_is(wheel: Path, work: Path) -> None:
+    printed = run([UV, "tool", "run", "--from", wheel, "widget-mcp", "openwebui"], cwd=work, env=project_env())
+    assert printed == (ROOT / "integrations" / "openwebui" / "widget_mcp.py").read_text()
+
+
+@pytest.fixture(scope="module")
+def project(work: Path, wheel: Path) -> tuple[Path, Path]:
     run([UV, "tool", "run", "--from", wheel, "widget-mcp", "new", NAME, "--widget"], cwd=work, env=project_env())
     return work / NAME, work
 
@@ -174,6 +204,7 @@ def test_the_project_upgraded_to_a_wheel_of_another_version_passes_its_make_test
     output = run(["make", "test"], cwd=root, env=project_env())
     assert re.search(r"\d+ passed", output), output
     assert installed_version(root) == upgraded
+    run(["make", "synth"], cwd=root, env=project_env(), timeout=1200)
 
 
 def tomllib_version(pyproject: Path) -> str:

@@ -33,6 +33,7 @@ EXCLUDED_SOURCES = (
     # The project generator, its widget kit, the command and the tests' client: development tools all.
     f"{PACKAGE}/project/",
     f"{PACKAGE}/_widget_kit/",
+    f"{PACKAGE}/_integrations/",
     f"{PACKAGE}/cli.py",
     f"{PACKAGE}/testing.py",
 )
