@@ -21,7 +21,7 @@ def test_a_project_has_its_app_under_src_its_tests_a_cdk_app_and_the_make_verbs(
     assert {Path("src/weather/__init__.py"), Path("src/weather/tools.py"), Path("infra/app.py")} <= set(files)
     assert any(path.parts[0] == "tests" and path.name.startswith("test_") for path in files)
     makefile = files[Path("Makefile")]
-    for verb in ("dev", "test", "synth", "deploy"):
+    for verb in ("dev", "test", "synth", "deploy", "check-app", "submission"):
         assert re.search(rf"(?m)^{verb}:", makefile), verb
     assert "export WIDGET_MCP_APPS := weather" in makefile
     assert "make test" in files[Path(".ci/run")]

@@ -4,8 +4,8 @@ Makefile, CI entry point, CDK app and README. `$name`, `$title`, `$toolkit` and 
 from __future__ import annotations
 
 # The versions the toolkit's own tests run with (a test holds them to the toolkit's uv.lock), so a project's first
-# `make test` resolves what the toolkit was proved with.
-TEST_TOOLS = ("pytest==9.2.0", "pytest-asyncio==1.5.0", "ruff==0.17.6")
+# `make test` resolves what the toolkit was proved with; Playwright renders `make submission`'s screenshots.
+TEST_TOOLS = ("pytest==9.2.0", "pytest-asyncio==1.5.0", "ruff==0.17.6", "playwright==1.65.2")
 # uv, when it is not on PATH; the CDK CLI `make deploy` runs through npx.
 UV_VERSION = "0.13.9"
 CDK_CLI_VERSION = "2.1148.1"
@@ -65,7 +65,7 @@ export PYTHONPATH := $$(CURDIR)/src:$$(CURDIR)
 # The apps this project serves (their packages under src/), after which the toolkit serves its data app.
 export WIDGET_MCP_APPS := $name
 
-.PHONY: help dev test lint format synth deploy destroy check-app
+.PHONY: help dev test lint format synth deploy destroy check-app submission
 
 help:
 \t@echo "make dev      serve locally on 127.0.0.1:\\$$$${PORT:-8000}: MCP at /mcp, the playground at /playground"
@@ -73,6 +73,7 @@ help:
 \t@echo "make synth    synthesize the CDK app into cdk.out/ (CDK_ARGS='-c stage=prod' etc.)"
 \t@echo "make deploy   deploy it (AWS credentials and a bootstrapped account)"
 \t@echo "make check-app URL=https://…/mcp   the ChatGPT/MCP Apps readiness check against an endpoint"
+\t@echo "make submission URL=https://…/mcp REGISTRY_NAME=io.github.you/$name PAGES=https://<cdn>"
 
 .tools/bin/uv:
 \tpython3 -m venv .tools
@@ -105,7 +106,14 @@ destroy:
 \tnpx --yes aws-cdk@$cdk_version destroy --app "$$(PY) -m infra.app" $$(CDK_ARGS)
 
 check-app: .venv/.synced
-\t$$(PY) -m widget_mcp.readiness $$(URL)
+\t@test -n "$$(URL)" || { echo "usage: make check-app URL=https://<api>/mcp" >&2; exit 2; }
+\t$$(PY) -m widget_mcp.readiness "$$(URL)"
+
+# The ChatGPT, Claude and MCP Registry submission files of an app that declares a listing, in build/submission/
+# (screenshots need Chromium: the system's `chromium`).
+submission: .venv/.synced$widget_test_prerequisite
+\t$$(PY) -m widget_mcp.publishing $$(APP) $$(if $$(URL),--url "$$(URL)") \\
+\t\t$$(if $$(REGISTRY_NAME),--name "$$(REGISTRY_NAME)") $$(if $$(PAGES),--pages "$$(PAGES)")
 """
 
 CI_RUN = """#!/usr/bin/env bash

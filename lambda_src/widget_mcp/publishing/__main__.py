@@ -12,6 +12,7 @@ from pathlib import Path
 
 from widget_mcp.apps.books import AppContext, load_books
 from widget_mcp.apps.registry import APPS, app_name
+from widget_mcp.local.paths import PROJECT
 from widget_mcp.publishing import screenshots
 from widget_mcp.publishing.legal import legal_urls
 from widget_mcp.publishing.limits import framing_widgets, violations
@@ -19,7 +20,8 @@ from widget_mcp.publishing.submission import chatgpt_submission, claude_listing,
 from widget_mcp.settings import Settings
 from widget_mcp.storage.memory import InMemoryDocumentStore
 
-ROOT = Path(__file__).resolve().parents[3]
+# The project whose app is published: this checkout, or the working directory of a project on the installed toolkit.
+ROOT = PROJECT
 PLACEHOLDER_PAGES = "https://widgets.example.com"
 
 
