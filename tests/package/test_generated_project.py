@@ -113,10 +113,11 @@ def installed_version(project: Path) -> str:
     return run([project / ".venv" / "bin" / "python", "-c", script], cwd=project).strip()
 
 
-def test_a_project_generated_from_the_wheel_passes_its_own_make_test(project: tuple[Path, Path]) -> None:
+def test_a_project_generated_from_the_wheel_passes_its_own_make_test(project: tuple[Path, Path], wheel: Path) -> None:
     root, _ = project
     assert (root / "src" / NAME / "tools.py").is_file()
-    assert not (root / "lambda_src").exists()  # nothing of the repository but the generated files
+    assert not (root / "lambda_src").exists()  # nothing of the repository but the generated files and the wheel
+    assert [path.name for path in (root / "wheels").iterdir()] == [wheel.name]
     output = run(["make", "test"], cwd=root, env=project_env())
     assert re.search(r"\d+ passed", output), output
     assert installed_version(root) == tomllib_version(ROOT / "pyproject.toml")
@@ -199,7 +200,9 @@ def test_the_project_upgraded_to_a_wheel_of_another_version_passes_its_make_test
     pyproject = root / "pyproject.toml"
     text = pyproject.read_text()
     assert f"=={current}" in text
-    text = re.sub(r'path = ".*?widget_mcp-[^"]+\.whl"', f'path = "{wheel.as_posix()}"', text)
+    # As the project's README says: the new wheel in wheels/, named in the sources, the version in both lines.
+    shutil.copy2(wheel, root / "wheels" / wheel.name)
+    text = re.sub(r'path = "wheels/widget_mcp-[^"]+\.whl"', f'path = "wheels/{wheel.name}"', text)
     pyproject.write_text(text.replace(f"=={current}", f"=={upgraded}"))
     output = run(["make", "test"], cwd=root, env=project_env())
     assert re.search(r"\d+ passed", output), output

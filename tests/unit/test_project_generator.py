@@ -45,10 +45,13 @@ def test_the_pyproject_pins_the_toolkit_and_its_extras_at_this_version() -> None
     assert "sources" not in pyproject["tool"]["uv"]
 
 
-def test_a_toolkit_installed_from_a_wheel_file_is_the_projects_source_for_it(tmp_path: Path) -> None:
+def test_a_toolkit_installed_from_a_wheel_file_is_copied_into_the_project_and_named_relatively(tmp_path: Path) -> None:
     wheel = tmp_path / "widget_mcp-1.2.3-py3-none-any.whl"
-    pyproject = tomllib.loads(planned_files("weather", pin=ToolkitPin("1.2.3", wheel))[Path("pyproject.toml")])
-    assert pyproject["tool"]["uv"]["sources"] == {"widget-mcp": {"path": wheel.as_posix()}}
+    wheel.write_bytes(b"a wheel")
+    generated = generate("weather", tmp_path / "weather", pin=ToolkitPin("1.2.3", wheel))
+    pyproject = tomllib.loads((generated.root / "pyproject.toml").read_text())
+    assert pyproject["tool"]["uv"]["sources"] == {"widget-mcp": {"path": f"wheels/{wheel.name}"}}
+    assert (generated.root / "wheels" / wheel.name).read_bytes() == b"a wheel"
 
 
 def test_the_test_tools_are_pinned_at_the_versions_the_toolkit_locks() -> None:

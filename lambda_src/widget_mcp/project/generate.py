@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import keyword
 import re
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,8 @@ from widget_mcp.project.cdk_app import cdk_app_files
 from widget_mcp.project.toolkit_pin import ToolkitPin, installed_pin
 from widget_mcp.project.widget_templates import make_rules, widget_project_files
 
+# Where a project keeps the toolkit's wheel it was generated from, until the toolkit comes from an index.
+WHEELS = "wheels"
 _NAME = re.compile(r"^[a-z][a-z0-9_]{1,30}$")
 # Names a project package cannot take: they would shadow what the project imports.
 _TAKEN = {"widget_mcp", "infra", "tests", "test", "src", "mcp", "aws_cdk", "constructs", "pydantic", "boto3"}
@@ -99,11 +102,12 @@ def planned_files(name: str, *, widget: bool = False, pin: ToolkitPin | None = N
         "toolkit": pin.requirement(),
         "toolkit_dev": pin.requirement("local,cdk"),
         "test_tools": "".join(f'    "{tool}",\n' for tool in templates.TEST_TOOLS),
-        "sources": Template(templates.WHEEL_SOURCE).substitute(wheel=pin.wheel.as_posix()) if pin.wheel else "",
+        "sources": Template(templates.WHEEL_SOURCE).substitute(wheel=f"{WHEELS}/{pin.wheel.name}") if pin.wheel else "",
         "uv_version": templates.UV_VERSION,
         "cdk_version": templates.CDK_CLI_VERSION,
         "widget_dev_prerequisite": " widgets" if widget else "",
         "widget_test_prerequisite": " widgets" if widget else "",
+        "widget_help": templates.WIDGET_HELP if widget else "",
         "widget_layout": Template(templates.WIDGET_LAYOUT).substitute(name=name) if widget else "",
     }
     files = {
@@ -122,6 +126,7 @@ def planned_files(name: str, *, widget: bool = False, pin: ToolkitPin | None = N
 
 
 def generate(name: str, root: Path, *, widget: bool = False, pin: ToolkitPin | None = None) -> Generated:
+    pin = pin or installed_pin()
     files = planned_files(name, widget=widget, pin=pin)
     if root.exists() and any(root.iterdir()):
         raise GenerateError(str(root), "the folder exists and is not empty; choose another with --into")
@@ -133,6 +138,12 @@ def generate(name: str, root: Path, *, widget: bool = False, pin: ToolkitPin | N
         if path == Path(".ci/run"):
             target.chmod(0o755)
         written.append(path)
+    if pin.wheel is not None:
+        # A copy inside the project, named by a relative path: the project builds on another machine and in CI.
+        wheel = Path(WHEELS) / pin.wheel.name
+        (root / WHEELS).mkdir()
+        shutil.copy2(pin.wheel, root / wheel)
+        written.append(wheel)
     return Generated(root, written)
 
 
