@@ -9,8 +9,8 @@ from typing import Literal
 import pytest
 from jsonschema import Draft202012Validator
 from pydantic import BaseModel, ConfigDict
-from widget_mcp.toolkit import ToolBook, ToolCall, ToolError, ToolResult
-from widget_mcp.toolkit.bundles import BundleManifest
+from widget_mcp.toolkit import ToolBook, ToolCall, ToolError, ToolResult, WidgetSpec
+from widget_mcp.toolkit.bundles import BundleFiles, BundleManifest
 from widget_mcp.toolkit.runtime import TemplateSettings, ToolRuntime
 
 TEMPLATES = TemplateSettings(base_url="https://cdn.example.com/w", origin="https://cdn.example.com")
@@ -193,3 +193,43 @@ async def test_a_structured_payload_the_tool_does_not_declare_is_a_logged_intern
     assert result["_meta"]["error"]["code"] == "internal_error"
     assert recorder.reports == [("refuse", "internal_error")]
     assert any("structured Empty" in r.getMessage() and r.levelname == "ERROR" for r in caplog.records)
+
+
+def _widget_book(entry: str) -> ToolBook:
+    widget_book = ToolBook()
+
+    @widget_book.tool(
+        name="shown",
+        title="Shown",
+        description="Shows a widget.",
+        output=Thread,
+        read_only=True,
+        destructive=False,
+        open_world=False,
+        invoking="Showing…",
+        invoked="Shown",
+        widget=WidgetSpec(name="tips", entry=entry, title="Tips", description="Shows the tips."),
+    )
+    def shown(args: Empty, call: ToolCall) -> ToolResult:
+        return ToolResult(structured=Thread(name="x"))
+
+    return widget_book
+
+
+BUILT = BundleManifest({"tips": BundleFiles(js="assets/tips-abc.js")})
+
+
+def test_a_widget_entry_the_built_manifest_lacks_is_named_in_a_warning(caplog: pytest.LogCaptureFixture) -> None:
+    ToolRuntime([_widget_book("tip")], TEMPLATES, BUILT)
+    assert [r.getMessage() for r in caplog.records if "bundle manifest" in r.getMessage()] == [
+        "widget entries missing from the bundle manifest: tip; build the widgets, or match each "
+        "WidgetSpec(entry=...) to an entry name the widget build writes"
+    ]
+
+
+@pytest.mark.parametrize("manifest", [BUILT, BundleManifest()], ids=["built", "not-built-yet"])
+def test_no_warning_when_the_entry_is_built_or_nothing_is_built_yet(
+    manifest: BundleManifest, caplog: pytest.LogCaptureFixture
+) -> None:
+    ToolRuntime([_widget_book("tips")], TEMPLATES, manifest)
+    assert not [r for r in caplog.records if "bundle manifest" in r.getMessage()]

@@ -8,7 +8,7 @@ with paths relative to WIDGET_BASE_URL. Without a manifest (bundles not built ye
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +33,10 @@ class BundleManifest:
 
     def files(self, entry: str) -> BundleFiles:
         return self.entries.get(entry) or BundleFiles(js=f"{entry}.js")
+
+    def unbuilt(self, entries: Iterable[str]) -> list[str]:
+        """The entries a built manifest does not list (none when no manifest was read: nothing is built yet)."""
+        return sorted({entry for entry in entries if self.entries and entry not in self.entries})
 
     @classmethod
     def load(cls, path: Path | None) -> BundleManifest:

@@ -116,6 +116,14 @@ class ToolRuntime:
                 )
                 by_widget[spec.widget.name] = template
                 self.templates[template.uri] = template
+        unbuilt = manifest.unbuilt(spec.widget.entry for spec in self.tools.values() if spec.widget is not None)
+        if unbuilt:
+            # A template then loads `<entry>.js`, which no bundle holds: the widget stays blank in every host.
+            logger.warning(
+                "widget entries missing from the bundle manifest: %s; build the widgets, or match each "
+                "WidgetSpec(entry=...) to an entry name the widget build writes",
+                ", ".join(unbuilt),
+            )
         self.tool_list: list[dict[str, Any]] = [
             spec.describe(by_widget[spec.widget.name].uri if spec.widget else None, sign_in)
             for spec in self.tools.values()
