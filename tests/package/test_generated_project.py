@@ -2,8 +2,8 @@
 its own, the project's own `make test`, `make synth` and `make dev` run there, then the project upgraded to a wheel of
 another version and tested and synthesized again.
 
-The project sees nothing of this repository but the wheel: it installs through uv from the wheel file and uv's
-cache (PyPI for anything the cache lacks), with its own lock and virtual environment.
+The project sees nothing of this repository but the wheel: it installs offline, from the wheel file and the caches
+that this repository's own installs filled (uv's and npm's), with its own lock and virtual environment.
 """
 
 from __future__ import annotations
@@ -60,15 +60,17 @@ def build_wheel(source: Path, out: Path, version: str | None = None) -> Path:
         pyproject = tree / "pyproject.toml"
         text = pyproject.read_text()
         pyproject.write_text(re.sub(r'(?m)^version = ".*"$', f'version = "{version}"', text, count=1))
-    run([UV, "build", "--wheel", "--quiet", "--out-dir", out / "dist"], cwd=tree)
+    run([UV, "build", "--wheel", "--quiet", "--out-dir", out / "dist"], cwd=tree, env=os.environ | {"UV_OFFLINE": "1"})
     (wheel,) = (out / "dist").glob("widget_mcp-*.whl")
     return wheel
 
 
 def project_env() -> dict[str, str]:
-    """The environment a user's shell would have: none of this repository's paths or virtual environment."""
+    """The environment a user's shell would have (none of this repository's paths or virtual environment), offline:
+    every package comes from the wheel or the caches."""
     env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "VIRTUAL_ENV", "UV_"))}
-    return env | {"UV": str(UV), "PATH": os.defpath + os.pathsep + str(UV.parent)}
+    offline = {"UV_OFFLINE": "1", "npm_config_offline": "true"}
+    return env | offline | {"UV": str(UV), "PATH": os.defpath + os.pathsep + str(UV.parent)}
 
 
 @pytest.fixture(scope="module")
