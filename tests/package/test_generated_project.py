@@ -27,6 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 UV = ROOT / ".tools" / "bin" / "uv"
 NAME = "weather"
 HANDLER = "widget_mcp.handler.handler"
+# Node and npm, wherever this machine has them (the project's widget build needs them, as a user's would).
+NODE_DIR = str(Path(shutil.which("npm") or "/usr/bin/npm").parent)
 
 
 def build_inputs() -> list[str]:
@@ -65,12 +67,18 @@ def build_wheel(source: Path, out: Path, version: str | None = None) -> Path:
     return wheel
 
 
+# What a user's shell passes on: nothing of this repository's paths, virtual environment or the settings other tests
+# put in this process's environment (the Lambda layer's ALLOWED_HOSTS would make the project refuse loopback).
+SHELL_VARIABLES = ("HOME", "USER", "LANG", "LC_ALL", "TERM", "TMPDIR", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY")
+# Where the caches are, when this machine moves them: the project installs from those same caches.
+SHELL_VARIABLES += ("XDG_CACHE_HOME", "UV_CACHE_DIR", "npm_config_cache")
+
+
 def project_env() -> dict[str, str]:
-    """The environment a user's shell would have (none of this repository's paths or virtual environment), offline:
-    every package comes from the wheel or the caches."""
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "VIRTUAL_ENV", "UV_"))}
+    """The environment a user's shell would have, offline: every package comes from the wheel or the caches."""
+    env = {key: os.environ[key] for key in SHELL_VARIABLES if key in os.environ}
     offline = {"UV_OFFLINE": "1", "npm_config_offline": "true"}
-    return env | offline | {"UV": str(UV), "PATH": os.defpath + os.pathsep + str(UV.parent)}
+    return env | offline | {"UV": str(UV), "PATH": os.pathsep.join([str(UV.parent), os.defpath, NODE_DIR])}
 
 
 @pytest.fixture(scope="module")
