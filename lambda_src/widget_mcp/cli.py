@@ -34,8 +34,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from widget_mcp.project.integrations import print_openwebui
 
         return print_openwebui()
-    from widget_mcp.local.__main__ import main as serve
-
+    try:
+        from widget_mcp.local.__main__ import main as serve
+    except ModuleNotFoundError as exc:
+        print(
+            f"widget-mcp dev needs the local extra ({exc.name} is missing): install widget-mcp[local]",
+            file=sys.stderr,
+        )
+        return 2
     return serve()
 
 

@@ -47,6 +47,9 @@ def memory_client(
     from widget_mcp.storage.memory import InMemoryDocumentStore
     from widget_mcp.wiring import build_core
 
+    unknown = sorted(set(settings) - set(Settings.model_fields))
+    if unknown:
+        raise TypeError(f"memory_client: {', '.join(unknown)} is no setting (the Settings fields are its keywords)")
     # Metrics go to stdout in Powertools' format only in AWS; tests have no namespace to flush them to.
     os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
     # One key per client: nothing it signs outlives it, as nothing a test's server keeps does.

@@ -51,7 +51,7 @@ def test_an_app_is_served_by_naming_its_package(fake_app: types.ModuleType) -> N
 
 
 def test_a_misspelled_app_names_the_entry_and_where_to_fix_it() -> None:
-    with pytest.raises(RegistryError, match=r"app 'widget_mcp.apps.chesss': no such package; check the name"):
+    with pytest.raises(RegistryError, match=r"app 'widget_mcp.apps.chesss': no such package on the path; check"):
         load_books(CONTEXT, ("widget_mcp.apps.chesss",))
 
 

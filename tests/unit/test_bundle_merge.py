@@ -49,3 +49,31 @@ def test_a_dist_without_a_manifest_says_to_build_the_widgets(tmp_path: Path) -> 
     (tmp_path / "empty").mkdir()
     with pytest.raises(MergeError, match="build the widgets"):
         merge(tmp_path / "merged", [tmp_path / "empty"])
+
+
+def test_a_folder_that_holds_anything_but_a_merge_is_refused_and_kept(tmp_path: Path) -> None:
+    own = dist(tmp_path / "own", {"weather": "assets/weather-abc.js"})
+    (tmp_path / "important").mkdir()
+    (tmp_path / "important" / "notes.txt").write_text("mine")
+    with pytest.raises(MergeError, match="not a merged dist"):
+        merge(tmp_path / "important", [own])
+    assert (tmp_path / "important" / "notes.txt").read_text() == "mine"
+
+
+def test_an_earlier_merge_is_replaced_whole(tmp_path: Path) -> None:
+    merge(tmp_path / "merged", [dist(tmp_path / "one", {"one": "assets/one-1.js"})])
+    entries = merge(tmp_path / "merged", [dist(tmp_path / "two", {"two": "assets/two-2.js"})])
+    assert "one" not in entries
+    assert not (tmp_path / "merged" / "assets" / "one-1.js").exists()
+
+
+@pytest.mark.parametrize("where", ["inside", "around", "cwd"])
+def test_a_target_overlapping_an_input_or_the_working_folder_is_refused(
+    where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    own = dist(tmp_path / "widgets" / "dist", {"weather": "assets/weather-abc.js"})
+    monkeypatch.chdir(tmp_path)
+    into = {"inside": own / "merged", "around": tmp_path / "widgets", "cwd": Path(".")}[where]
+    with pytest.raises(MergeError):
+        merge(into, [own])
+    assert (own / "manifest.json").is_file()

@@ -62,7 +62,12 @@ def test_the_test_tools_are_pinned_at_the_versions_the_toolkit_locks() -> None:
         assert locked[name] == version, f"{tool}: uv.lock has {locked[name]}"
 
 
-@pytest.mark.parametrize("name", ["Weather", "w", "weather-app", "2weather", "class", "widget_mcp", "infra", "a__b"])
+@pytest.mark.parametrize(
+    "name",
+    # Not a package name; a keyword; the toolkit's own; a standard module (src/ comes first on the project's path, so
+    # it would hide it); an installed package, the toolkit's dependencies among them.
+    ["Weather", "w", "weather-app", "2weather", "class", "widget_mcp", "infra", "a__b", "json", "calendar", "chess"],
+)
 def test_a_name_that_cannot_be_the_apps_package_is_refused_naming_it(name: str) -> None:
     with pytest.raises(GenerateError) as raised:
         planned_files(name, pin=PIN)
@@ -71,7 +76,7 @@ def test_a_name_that_cannot_be_the_apps_package_is_refused_naming_it(name: str) 
 
 def test_a_folder_that_is_not_empty_is_left_as_it_is(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("mine")
-    with pytest.raises(GenerateError, match="not empty"):
+    with pytest.raises(GenerateError, match="not an empty folder"):
         generate("weather", tmp_path, pin=PIN)
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
 
@@ -79,3 +84,21 @@ def test_a_folder_that_is_not_empty_is_left_as_it_is(tmp_path: Path) -> None:
 def test_the_ci_entry_point_is_executable(tmp_path: Path) -> None:
     generated = generate("weather", tmp_path / "weather", pin=PIN)
     assert (generated.root / ".ci" / "run").stat().st_mode & 0o111
+
+
+@pytest.mark.parametrize("name", ["display", "form", "playground", "chess_board", "shared", "plugins"])
+def test_a_widget_named_like_the_toolkits_widgets_or_kit_folders_is_refused(name: str) -> None:
+    with pytest.raises(GenerateError, match="toolkit's widgets"):
+        planned_files(name, widget=True, pin=PIN)
+
+
+def test_the_projects_tests_register_its_app_without_make() -> None:
+    conftest = planned_files("weather", pin=PIN)[Path("tests/conftest.py")]
+    assert 'os.environ.setdefault("WIDGET_MCP_APPS", "weather")' in conftest
+
+
+def test_a_path_that_is_a_file_is_refused_and_kept(tmp_path: Path) -> None:
+    (tmp_path / "weather").write_text("mine")
+    with pytest.raises(GenerateError, match="not an empty folder"):
+        generate("weather", tmp_path / "weather", pin=PIN)
+    assert (tmp_path / "weather").read_text() == "mine"

@@ -49,7 +49,9 @@ def load_books(context: AppContext, apps: tuple[str, ...] | None = None) -> list
             module = importlib.import_module(entry)
         except ModuleNotFoundError as exc:
             if exc.name is not None and entry.startswith(exc.name):
-                raise RegistryError(entry, "no such package; check the name in apps/registry.py") from None
+                raise RegistryError(
+                    entry, "no such package on the path; check the name in WIDGET_MCP_APPS (or apps/registry.py)"
+                ) from None
             raise
         build = getattr(module, "tool_book", None)
         if not callable(build):

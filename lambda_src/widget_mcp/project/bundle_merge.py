@@ -31,7 +31,7 @@ def toolkit_bundles() -> Path:
     return REPO / "widget_bundles" / "dist" if IN_CHECKOUT else PACKAGED_BUNDLES
 
 
-def _entries(dist: Path) -> dict[str, object]:
+def manifest_entries(dist: Path) -> dict[str, object]:
     manifest = dist / MANIFEST
     if not manifest.is_file():
         raise MergeError(dist, f"no {MANIFEST}: build the widgets first")
@@ -44,12 +44,25 @@ def _entries(dist: Path) -> dict[str, object]:
     return entries
 
 
+def _check_target(into: Path, sources: Sequence[Path]) -> None:
+    """`into` is replaced whole: refuse one that holds anything but an earlier merge, or holds one of the inputs."""
+    into = into.resolve()
+    if into == Path(into.anchor) or into == Path.cwd() or into == Path.home():
+        raise MergeError(into, "choose a folder of its own for the merged bundles, such as build/widgets")
+    if into.exists() and (not into.is_dir() or (any(into.iterdir()) and not (into / MANIFEST).is_file())):
+        raise MergeError(into, f"it exists and is not a merged dist (no {MANIFEST}): it would be replaced")
+    for source in sources:
+        if source.resolve().is_relative_to(into) or into.is_relative_to(source.resolve()):
+            raise MergeError(into, f"it overlaps {source}, one of the dists merged")
+
+
 def merge(into: Path, dists: Sequence[Path]) -> dict[str, object]:
-    """Write the toolkit's bundles and `dists` into `into` (emptied first); the merged manifest's entries."""
+    """Write the toolkit's bundles and `dists` into `into` (replaced whole); the merged manifest's entries."""
     sources = [toolkit_bundles(), *dists]
+    _check_target(into, sources)
     merged: dict[str, object] = {}
     for dist in sources:
-        for name, files in _entries(dist).items():
+        for name, files in manifest_entries(dist).items():
             if name in merged:
                 raise MergeError(dist, f"the entry {name!r} is also another dist's: rename the widget's entry")
             merged[name] = files

@@ -21,6 +21,9 @@ import aws_cdk as cdk
 from cdk_nag import AwsSolutionsChecks
 from widget_mcp.cdk import ConfigError, WidgetMcpService, options_from_context
 
+# The app's packages, importable however the CDK app is run (make synth, `npx cdk synth`, an IDE).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src"))
+
 # The packages under src/ this deployment serves (the Makefile's WIDGET_MCP_APPS says the same for make dev).
 APPS = ["$name"]
 STACK_NAME = "$stack"

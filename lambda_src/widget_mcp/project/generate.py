@@ -8,16 +8,20 @@ on the `WidgetMcpService` construct, and a README. Nothing is written when the t
 
 from __future__ import annotations
 
+import importlib.util
 import keyword
 import re
+import shlex
 import shutil
 import sys
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from string import Template
 
-from widget_mcp.local.scaffold_templates import app_files
+from widget_mcp.local.scaffold_templates import app_files, widget_entry
 from widget_mcp.project import templates
+from widget_mcp.project.bundle_merge import MergeError, manifest_entries, toolkit_bundles
 from widget_mcp.project.cdk_app import cdk_app_files
 from widget_mcp.project.toolkit_pin import ToolkitPin, installed_pin
 from widget_mcp.project.widget_templates import make_rules, widget_project_files
@@ -27,6 +31,8 @@ WHEELS = "wheels"
 _NAME = re.compile(r"^[a-z][a-z0-9_]{1,30}$")
 # Names a project package cannot take: they would shadow what the project imports.
 _TAKEN = {"widget_mcp", "infra", "tests", "test", "src", "mcp", "aws_cdk", "constructs", "pydantic", "boto3"}
+# Folders of widgets/src the kit links in: an app's widget folder cannot take their names.
+WIDGET_FOLDERS = {"shared", "plugins"}
 
 
 class GenerateError(ValueError):
@@ -43,13 +49,36 @@ class Generated:
     files: list[Path]
 
 
-def check_name(name: str) -> None:
+def check_name(name: str, *, widget: bool = False) -> None:
+    """Refuse a name the app's package cannot take: src/ comes first on the project's path, so a package named like a
+    standard module or an installed one (the toolkit's dependencies included) would hide it."""
     if not _NAME.match(name) or name.endswith("_") or "__" in name:
         raise GenerateError(
             name, "use 2 to 31 lower-case letters, digits and single underscores, starting with a letter"
         )
-    if keyword.iskeyword(name) or name in _TAKEN:
+    if keyword.iskeyword(name) or name in _TAKEN or name in sys.stdlib_module_names:
         raise GenerateError(name, "that name is taken by Python or by what the project imports; choose another")
+    if importlib.util.find_spec(name) is not None or name in _toolkit_requirements():
+        raise GenerateError(name, "a package of that name is installed beside the toolkit; choose another")
+    if widget and (name in WIDGET_FOLDERS or widget_entry(name) in _toolkit_entries()):
+        raise GenerateError(name, "the toolkit's widgets use that name; choose another")
+
+
+def _toolkit_requirements() -> set[str]:
+    """The import names of what the toolkit depends on (a project installs them too), as far as metadata says."""
+    try:
+        requires = metadata.requires("widget-mcp") or []
+    except metadata.PackageNotFoundError:
+        return set()
+    return {re.split(r"[\s\[;<>=!~]", line, maxsplit=1)[0].lower().replace("-", "_") for line in requires}
+
+
+def _toolkit_entries() -> set[str]:
+    """The entry names of the toolkit's own widget bundles, which a project's bundles are merged with."""
+    try:
+        return set(manifest_entries(toolkit_bundles()))
+    except MergeError:
+        return set()
 
 
 def _app_files(name: str, *, widget: bool) -> dict[Path, str]:
@@ -92,7 +121,7 @@ def _own_section(text: str, name: str) -> str:
 
 def planned_files(name: str, *, widget: bool = False, pin: ToolkitPin | None = None) -> dict[Path, str]:
     """Every file of the project, by its path inside the project."""
-    check_name(name)
+    check_name(name, widget=widget)
     pin = pin or installed_pin()
     title = name.replace("_", " ").title()
     fields = {
@@ -117,6 +146,7 @@ def planned_files(name: str, *, widget: bool = False, pin: ToolkitPin | None = N
         Path(".gitignore"): templates.GITIGNORE,
         Path("README.md"): Template(templates.README).substitute(fields),
         Path("src") / name / "py.typed": "",
+        Path("tests/conftest.py"): Template(templates.CONFTEST).substitute(fields),
     }
     files.update(_app_files(name, widget=widget))
     files.update(cdk_app_files(name, title, widget=widget))
@@ -128,8 +158,8 @@ def planned_files(name: str, *, widget: bool = False, pin: ToolkitPin | None = N
 def generate(name: str, root: Path, *, widget: bool = False, pin: ToolkitPin | None = None) -> Generated:
     pin = pin or installed_pin()
     files = planned_files(name, widget=widget, pin=pin)
-    if root.exists() and any(root.iterdir()):
-        raise GenerateError(str(root), "the folder exists and is not empty; choose another with --into")
+    if root.exists() and (not root.is_dir() or any(root.iterdir())):
+        raise GenerateError(str(root), "it exists and is not an empty folder; choose another with --into")
     written = []
     for path, text in files.items():
         target = root / path
@@ -156,5 +186,12 @@ def run_new(name: str, *, widget: bool = False, into: str | None = None) -> int:
         print(exc, file=sys.stderr)
         return 2
     print(f"generated the {name} project in {generated.root} ({len(generated.files)} files)")
-    print(f"next: cd {generated.root} && make test   (then `make dev` serves it, `make synth` writes its stack)")
+    pin = installed_pin()
+    if pin.wheel is None:
+        print(
+            f"note: it pins {pin.requirement()} from a package index; to build on a wheel you made (make dist), "
+            "generate with `uvx --from <the wheel> widget-mcp new`"
+        )
+    where = shlex.quote(str(generated.root))
+    print(f"next: cd {where} && make test   (then `make dev` serves it, `make synth` writes its stack)")
     return 0

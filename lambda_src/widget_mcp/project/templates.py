@@ -167,5 +167,13 @@ and name it in `[tool.uv.sources]`), then `make test`. The toolkit's CHANGELOG s
 WIDGET_HELP = """\t@echo "make widgets  build the widget, merged with the toolkit's bundles (dev, test, synth run it)"
 """
 
+CONFTEST = '''"""The tests' server serves this project's apps, as the deployment and make dev do, also when tests run
+without make (an IDE, `uv run pytest`). Read before the toolkit is imported."""
+
+import os
+
+os.environ.setdefault("WIDGET_MCP_APPS", "$name")
+'''
+
 WIDGET_LAYOUT = """- `widgets/`: the app's widget, a Vite project (`widgets/src/$name/main.ts`).
 """
