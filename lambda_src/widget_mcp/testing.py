@@ -14,7 +14,6 @@ DynamoDB adapter. Part of the public API, like `widget_mcp.__all__`.
 
 from __future__ import annotations
 
-import os
 import secrets
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -50,8 +49,7 @@ def memory_client(
     unknown = sorted(set(settings) - set(Settings.model_fields))
     if unknown:
         raise TypeError(f"memory_client: {', '.join(unknown)} is no setting (the Settings fields are its keywords)")
-    # Metrics go to stdout in Powertools' format only in AWS; tests have no namespace to flush them to.
-    os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
+    # Nothing here touches the process's environment: other tests in the same process read it (metrics, hosts).
     # One key per client: nothing it signs outlives it, as nothing a test's server keeps does.
     key = secrets.token_urlsafe(32)
     chosen: dict[str, Any] = {"allowed_hosts": TEST_HOSTS, "table_name": "test-state", "request_state_secret": key}
