@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib.util
 import re
 import tomllib
 from pathlib import Path
@@ -16,19 +17,29 @@ ROOT = Path(__file__).resolve().parents[2]
 PIN = ToolkitPin("1.2.3")
 
 
+def _free_name() -> str:
+    """An app name nothing on this path takes (a user's own app may be called weather)."""
+    return next(
+        name for name in ("weather", "tide_tables", "zz_generated_app") if importlib.util.find_spec(name) is None
+    )
+
+
+NAME = _free_name()
+
+
 def test_a_project_has_its_app_under_src_its_tests_a_cdk_app_and_the_make_verbs() -> None:
-    files = planned_files("weather", pin=PIN)
-    assert {Path("src/weather/__init__.py"), Path("src/weather/tools.py"), Path("infra/app.py")} <= set(files)
+    files = planned_files(NAME, pin=PIN)
+    assert {Path(f"src/{NAME}/__init__.py"), Path(f"src/{NAME}/tools.py"), Path("infra/app.py")} <= set(files)
     assert any(path.parts[0] == "tests" and path.name.startswith("test_") for path in files)
     makefile = files[Path("Makefile")]
     for verb in ("dev", "test", "synth", "deploy", "check-app", "submission"):
         assert re.search(rf"(?m)^{verb}:", makefile), verb
-    assert "export WIDGET_MCP_APPS := weather" in makefile
+    assert f"export WIDGET_MCP_APPS := {NAME}" in makefile
     assert "make test" in files[Path(".ci/run")]
 
 
 def test_the_app_imports_its_own_package_and_the_public_api_never_the_toolkits_apps() -> None:
-    for path, text in planned_files("weather", pin=PIN).items():
+    for path, text in planned_files(NAME, pin=PIN).items():
         if path.suffix != ".py":
             continue
         ast.parse(text)  # every generated Python file is valid
@@ -39,7 +50,7 @@ def test_the_app_imports_its_own_package_and_the_public_api_never_the_toolkits_a
 
 
 def test_the_pyproject_pins_the_toolkit_and_its_extras_at_this_version() -> None:
-    pyproject = tomllib.loads(planned_files("weather", pin=PIN)[Path("pyproject.toml")])
+    pyproject = tomllib.loads(planned_files(NAME, pin=PIN)[Path("pyproject.toml")])
     assert pyproject["project"]["dependencies"] == ["widget-mcp==1.2.3"]
     assert "widget-mcp[local,cdk]==1.2.3" in pyproject["dependency-groups"]["dev"]
     assert "sources" not in pyproject["tool"]["uv"]
@@ -48,7 +59,7 @@ def test_the_pyproject_pins_the_toolkit_and_its_extras_at_this_version() -> None
 def test_a_toolkit_installed_from_a_wheel_file_is_copied_into_the_project_and_named_relatively(tmp_path: Path) -> None:
     wheel = tmp_path / "widget_mcp-1.2.3-py3-none-any.whl"
     wheel.write_bytes(b"a wheel")
-    generated = generate("weather", tmp_path / "weather", pin=ToolkitPin("1.2.3", wheel))
+    generated = generate(NAME, tmp_path / NAME, pin=ToolkitPin("1.2.3", wheel))
     pyproject = tomllib.loads((generated.root / "pyproject.toml").read_text())
     assert pyproject["tool"]["uv"]["sources"] == {"widget-mcp": {"path": f"wheels/{wheel.name}"}}
     assert (generated.root / "wheels" / wheel.name).read_bytes() == b"a wheel"
@@ -77,12 +88,12 @@ def test_a_name_that_cannot_be_the_apps_package_is_refused_naming_it(name: str) 
 def test_a_folder_that_is_not_empty_is_left_as_it_is(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(GenerateError, match="not an empty folder"):
-        generate("weather", tmp_path, pin=PIN)
+        generate(NAME, tmp_path, pin=PIN)
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
 
 
 def test_the_ci_entry_point_is_executable(tmp_path: Path) -> None:
-    generated = generate("weather", tmp_path / "weather", pin=PIN)
+    generated = generate(NAME, tmp_path / NAME, pin=PIN)
     assert (generated.root / ".ci" / "run").stat().st_mode & 0o111
 
 
@@ -93,12 +104,12 @@ def test_a_widget_named_like_the_toolkits_widgets_or_kit_folders_is_refused(name
 
 
 def test_the_projects_tests_register_its_app_without_make() -> None:
-    conftest = planned_files("weather", pin=PIN)[Path("tests/conftest.py")]
-    assert 'os.environ.setdefault("WIDGET_MCP_APPS", "weather")' in conftest
+    conftest = planned_files(NAME, pin=PIN)[Path("tests/conftest.py")]
+    assert f'os.environ.setdefault("WIDGET_MCP_APPS", "{NAME}")' in conftest
 
 
 def test_a_path_that_is_a_file_is_refused_and_kept(tmp_path: Path) -> None:
-    (tmp_path / "weather").write_text("mine")
+    (tmp_path / NAME).write_text("mine")
     with pytest.raises(GenerateError, match="not an empty folder"):
-        generate("weather", tmp_path / "weather", pin=PIN)
-    assert (tmp_path / "weather").read_text() == "mine"
+        generate(NAME, tmp_path / NAME, pin=PIN)
+    assert (tmp_path / NAME).read_text() == "mine"

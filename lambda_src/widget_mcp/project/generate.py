@@ -58,10 +58,17 @@ def check_name(name: str, *, widget: bool = False) -> None:
         )
     if keyword.iskeyword(name) or name in _TAKEN or name in sys.stdlib_module_names:
         raise GenerateError(name, "that name is taken by Python or by what the project imports; choose another")
-    if importlib.util.find_spec(name) is not None or name in _toolkit_requirements():
+    if _installed(name) or name in _toolkit_requirements():
         raise GenerateError(name, "a package of that name is installed beside the toolkit; choose another")
     if widget and (name in WIDGET_FOLDERS or widget_entry(name) in _toolkit_entries()):
         raise GenerateError(name, "the toolkit's widgets use that name; choose another")
+
+
+def _installed(name: str) -> bool:
+    """A module or regular package of that name is importable (a folder on the path without `__init__.py`, a
+    namespace package, hides nothing: a regular package is found first)."""
+    spec = importlib.util.find_spec(name)
+    return spec is not None and spec.origin is not None
 
 
 def _toolkit_requirements() -> set[str]:
