@@ -1,9 +1,7 @@
 // Builds every widget entry into dist/ with content-hashed files, plus dist/manifest.json in the format the
 // server reads: {"entries": {"<entry>": {"js": "...", "css": [...], "imports": [...]}}} (paths relative to dist/).
 import { defineConfig } from "vite";
-import { pureSdkSchemas } from "./plugins/pure-sdk-schemas.ts";
-import { widgetManifest } from "./plugins/widget-manifest.ts";
-import { zodJitlessFirst } from "./plugins/zod-jitless-first.ts";
+import { hashedNames, WIDGET_BUILD, widgetPlugins } from "./plugins/widget-build.ts";
 
 const preact = (path: string): string => decodeURIComponent(new URL(`./node_modules/preact/${path}`, import.meta.url).pathname);
 
@@ -22,7 +20,7 @@ const RUNTIME_MODULE =
 export default defineConfig({
   base: "./",
   logLevel: "warn",
-  plugins: [pureSdkSchemas(), widgetManifest(), zodJitlessFirst()],
+  plugins: widgetPlugins(),
   // The form widget's RJSF is written against React; Preact's compat layer runs it for a fraction of the size.
   // Preact is taken from its unminified sources: its minified build names its diff function `z`, which the
   // `manualPureFunctions: ["z"]` hint we used for zod dropped (rendering nothing). pureSdkSchemas above
@@ -40,12 +38,7 @@ export default defineConfig({
     ],
   },
   build: {
-    outDir: "dist",
-    emptyOutDir: true,
-    target: "es2022",
-    cssCodeSplit: true,
-    modulePreload: false,
-    reportCompressedSize: false,
+    ...WIDGET_BUILD,
     rollupOptions: {
       input: ENTRIES,
       // RJSF marks its hooks "use client" (a React Server Components hint, meaningless in a widget bundle).
@@ -65,9 +58,7 @@ export default defineConfig({
         codeSplitting: {
           groups: [{ name: "runtime", test: RUNTIME_MODULE }],
         },
-        entryFileNames: "assets/[name]-[hash].js",
-        chunkFileNames: "assets/shared-[hash].js",
-        assetFileNames: "assets/[name]-[hash][extname]",
+        ...hashedNames("shared"),
       },
     },
   },

@@ -13,32 +13,21 @@ from widget_mcp.project.widget_kit import npm_versions
 
 VITE_CONFIG = """// The $title app's widget: dist/ with content-hashed files and manifest.json, which
 // `make widgets` merges with the toolkit's bundles into build/widgets. shared/ and plugins/ are the
-// toolkit's widget kit, linked in by make.
+// toolkit's widget kit, linked in by make: its plugins and build options are the toolkit's own.
 import { defineConfig } from "vite";
-import { pureSdkSchemas } from "./plugins/pure-sdk-schemas.ts";
-import { widgetManifest } from "./plugins/widget-manifest.ts";
-import { zodJitlessFirst } from "./plugins/zod-jitless-first.ts";
+import { hashedNames, WIDGET_BUILD, widgetPlugins } from "./plugins/widget-build.ts";
 
 export default defineConfig({
   base: "./",
   logLevel: "warn",
-  plugins: [pureSdkSchemas(), widgetManifest(), zodJitlessFirst()],
+  plugins: widgetPlugins(),
   // The kit's modules resolve their npm imports from this folder's node_modules, not from where the kit lives.
   resolve: { preserveSymlinks: true },
   build: {
-    outDir: "dist",
-    emptyOutDir: true,
-    target: "es2022",
-    cssCodeSplit: true,
-    modulePreload: false,
-    reportCompressedSize: false,
+    ...WIDGET_BUILD,
     rollupOptions: {
       input: { "$kebab": "src/$name/main.ts" },
-      output: {
-        entryFileNames: "assets/[name]-[hash].js",
-        chunkFileNames: "assets/$kebab-shared-[hash].js",
-        assetFileNames: "assets/[name]-[hash][extname]",
-      },
+      output: hashedNames("$kebab-shared"),
     },
   },
 });
