@@ -24,7 +24,7 @@ from widget_mcp.project import templates
 from widget_mcp.project.bundle_merge import MergeError, manifest_entries, toolkit_bundles
 from widget_mcp.project.cdk_app import cdk_app_files
 from widget_mcp.project.toolkit_pin import ToolkitPin, installed_pin
-from widget_mcp.project.widget_templates import make_rules, widget_project_files
+from widget_mcp.project.widget_templates import MAKE_RULES, widget_project_files
 
 # Where a project keeps the toolkit's wheel it was generated from, until the toolkit comes from an index.
 WHEELS = "wheels"
@@ -141,14 +141,14 @@ def planned_files(name: str, *, widget: bool = False, pin: ToolkitPin | None = N
         "sources": Template(templates.WHEEL_SOURCE).substitute(wheel=f"{WHEELS}/{pin.wheel.name}") if pin.wheel else "",
         "uv_version": templates.UV_VERSION,
         "cdk_version": templates.CDK_CLI_VERSION,
-        "widget_dev_prerequisite": " widgets" if widget else "",
-        "widget_test_prerequisite": " widgets" if widget else "",
+        # dev, test, synth and submission build the widget first.
+        "widget_prerequisite": " widgets" if widget else "",
         "widget_help": templates.WIDGET_HELP if widget else "",
         "widget_layout": Template(templates.WIDGET_LAYOUT).substitute(name=name) if widget else "",
     }
     files = {
         Path("pyproject.toml"): Template(templates.PYPROJECT).substitute(fields),
-        Path("Makefile"): Template(templates.MAKEFILE).substitute(fields) + (make_rules() if widget else ""),
+        Path("Makefile"): Template(templates.MAKEFILE).substitute(fields) + (MAKE_RULES if widget else ""),
         Path(".ci/run"): Template(templates.CI_RUN).substitute(fields),
         Path(".gitignore"): templates.GITIGNORE,
         Path("README.md"): Template(templates.README).substitute(fields),
