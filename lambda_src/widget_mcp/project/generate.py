@@ -19,9 +19,10 @@ from importlib import metadata
 from pathlib import Path
 from string import Template
 
+from widget_mcp.local.paths import TOOLKIT_BUNDLES
 from widget_mcp.local.scaffold_templates import app_files, widget_entry
 from widget_mcp.project import templates
-from widget_mcp.project.bundle_merge import MergeError, manifest_entries, toolkit_bundles
+from widget_mcp.project.bundle_merge import MergeError, manifest_entries
 from widget_mcp.project.cdk_app import cdk_app_files
 from widget_mcp.project.toolkit_pin import ToolkitPin, installed_pin
 from widget_mcp.project.widget_templates import MAKE_RULES, widget_project_files
@@ -83,7 +84,7 @@ def _toolkit_requirements() -> set[str]:
 def _toolkit_entries() -> set[str]:
     """The entry names of the toolkit's own widget bundles, which a project's bundles are merged with."""
     try:
-        return set(manifest_entries(toolkit_bundles()))
+        return set(manifest_entries(TOOLKIT_BUNDLES))
     except MergeError:
         return set()
 
