@@ -188,13 +188,13 @@ def generate(name: str, root: Path, *, widget: bool = False, pin: ToolkitPin | N
 def run_new(name: str, *, widget: bool = False, into: str | None = None) -> int:
     """The command: generate, then say what was written and what to run next."""
     root = Path(into) if into else Path.cwd() / name
+    pin = installed_pin()
     try:
-        generated = generate(name, root, widget=widget)
+        generated = generate(name, root, widget=widget, pin=pin)
     except GenerateError as exc:
         print(exc, file=sys.stderr)
         return 2
     print(f"generated the {name} project in {generated.root} ({len(generated.files)} files)")
-    pin = installed_pin()
     if pin.wheel is None:
         print(
             f"note: it pins {pin.requirement()} from a package index; to build on a wheel you made (make dist), "
