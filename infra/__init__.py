@@ -8,7 +8,7 @@ from pathlib import Path
 for _flag in ("END_OF_LIFE", "DEPRECATED", "UNTESTED"):
     os.environ.setdefault(f"JSII_SILENCE_WARNING_{_flag}_NODE_VERSION", "20" if _flag == "END_OF_LIFE" else "1")
 
-# The table's shape is declared once, in the Lambda code (lambda_src/ is the asset root, not an installed package).
+# The construct (widget_mcp.cdk) is the toolkit's, in this checkout's lambda_src/ (not an installed package).
 _LAMBDA_SRC = str(Path(__file__).resolve().parents[1] / "lambda_src")
 if _LAMBDA_SRC not in sys.path:
     sys.path.append(_LAMBDA_SRC)

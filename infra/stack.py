@@ -8,8 +8,10 @@ from typing import Any
 import aws_cdk as cdk
 from constructs import Construct
 from widget_mcp.cdk import ServiceOptions, WidgetMcpService
+from widget_mcp.local.paths import TOOLKIT_BUNDLES
 
-BUNDLE_DIR = Path(__file__).resolve().parents[1] / "widget_bundles" / "dist"
+# This checkout's widget_bundles/dist.
+BUNDLE_DIR = TOOLKIT_BUNDLES
 
 
 class WidgetMcpStack(cdk.Stack):

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from widget_mcp.project.bundle_merge import MergeError, merge, toolkit_bundles
+from widget_mcp.local.paths import TOOLKIT_BUNDLES
+from widget_mcp.project.bundle_merge import MergeError, merge
 
 
 def dist(root: Path, entries: dict[str, str]) -> Path:
@@ -23,7 +24,7 @@ def test_the_merged_dist_lists_the_toolkits_entries_and_the_projects_with_their_
     own = dist(tmp_path / "own", {"weather": "assets/weather-abc.js"})
     into = tmp_path / "merged"
     entries = merge(into, [own])
-    toolkit = json.loads((toolkit_bundles() / "manifest.json").read_text())["entries"]
+    toolkit = json.loads((TOOLKIT_BUNDLES / "manifest.json").read_text())["entries"]
     assert set(entries) == {*toolkit, "weather"}
     assert json.loads((into / "manifest.json").read_text())["entries"] == entries
     assert (into / "assets" / "weather-abc.js").read_text() == "// weather"
@@ -31,7 +32,7 @@ def test_the_merged_dist_lists_the_toolkits_entries_and_the_projects_with_their_
 
 
 def test_an_entry_named_like_the_toolkits_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
-    taken = next(iter(json.loads((toolkit_bundles() / "manifest.json").read_text())["entries"]))
+    taken = next(iter(json.loads((TOOLKIT_BUNDLES / "manifest.json").read_text())["entries"]))
     own = dist(tmp_path / "own", {taken: "assets/mine.js"})
     with pytest.raises(MergeError, match=repr(taken)):
         merge(tmp_path / "merged", [own])

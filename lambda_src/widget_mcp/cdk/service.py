@@ -20,15 +20,9 @@ from widget_mcp.cdk.sign_in import SignIn, default_domain_prefix
 from widget_mcp.cdk.state_table import StateTable
 from widget_mcp.cdk.widget_cdn import WidgetCdn
 from widget_mcp.lambda_asset.source import LambdaSource
+from widget_mcp.local.paths import WIDGET_DIST
 from widget_mcp.publishing.legal import Deployment, legal_pages
 from widget_mcp.settings import Settings
-
-
-def default_bundle_dir() -> Path:
-    """The toolkit's own built widget bundles (`widget_mcp.local.paths.WIDGET_DIST`)."""
-    from widget_mcp.local.paths import WIDGET_DIST  # a module that imports nothing heavy
-
-    return WIDGET_DIST
 
 
 class WidgetMcpService(Construct):
@@ -39,7 +33,8 @@ class WidgetMcpService(Construct):
     - `options`: every deployment choice (`ServiceOptions`, or `options_from_context(app.node)` for `-c` keys).
     - `apps`: the app packages the function serves, as import paths (`["weather"]`), set as its WIDGET_MCP_APPS
       (the toolkit's own my-data app is served beside them); None serves the toolkit's registry.
-    - `bundle_dir`: the built widget bundles (a dist folder with manifest.json); by default the toolkit's own.
+    - `bundle_dir`: the built widget bundles (a dist folder with manifest.json); by default the folder the
+      WIDGET_DIST variable names (a project's merged bundles), else the toolkit's own.
     - `lambda_source`: what the function's code is built from; by default the project in the working directory
       with `apps`, or this checkout of the toolkit without them.
 
@@ -64,7 +59,7 @@ class WidgetMcpService(Construct):
             lambda_source = LambdaSource.project(Path.cwd(), apps=apps)
         self.options = options
         self.served = _served(options, apps)
-        bundle_dir = bundle_dir if bundle_dir is not None else default_bundle_dir()
+        bundle_dir = bundle_dir if bundle_dir is not None else WIDGET_DIST
         stack = cdk.Stack.of(self)
         self.state = StateTable(
             self, "State", removal_policy=options.removal_policy, deletion_protection=options.deletion_protection

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from widget_mcp.local.paths import IN_CHECKOUT, REPO
+
 PACKAGE = "widget_mcp"
 # The Lambda runtime ships boto3 with its dependencies (beside the interpreter, after /var/task on sys.path);
 # leaving them out saves ~27 MB.
@@ -37,9 +39,8 @@ EXCLUDED_SOURCES = (
     f"{PACKAGE}/cli.py",
     f"{PACKAGE}/testing.py",
 )
-# This checkout, when the toolkit runs from one (lambda_src/lambda_asset/source.py); None from a wheel.
-_CHECKOUT = Path(__file__).resolve().parents[3]
-REPOSITORY_ROOT = _CHECKOUT if (_CHECKOUT / "uv.lock").is_file() and (_CHECKOUT / "lambda_src").is_dir() else None
+# This checkout, when the toolkit runs from one; None from a wheel.
+REPOSITORY_ROOT = REPO if IN_CHECKOUT else None
 
 
 class SourceError(ValueError):

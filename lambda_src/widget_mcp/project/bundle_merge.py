@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from widget_mcp.local.paths import IN_CHECKOUT, PACKAGED_BUNDLES, REPO
+from widget_mcp.local.paths import TOOLKIT_BUNDLES
 
 MANIFEST = "manifest.json"
 
@@ -24,11 +24,6 @@ class MergeError(ValueError):
     def __init__(self, path: Path, problem: str) -> None:
         super().__init__(f"cannot merge widget bundles, {path}: {problem}")
         self.path = path
-
-
-def toolkit_bundles() -> Path:
-    """The toolkit's own built bundles: a checkout's widget_bundles/dist, else the copy inside the package."""
-    return REPO / "widget_bundles" / "dist" if IN_CHECKOUT else PACKAGED_BUNDLES
 
 
 def manifest_entries(dist: Path) -> dict[str, object]:
@@ -58,7 +53,7 @@ def _check_target(into: Path, sources: Sequence[Path]) -> None:
 
 def merge(into: Path, dists: Sequence[Path]) -> dict[str, object]:
     """Write the toolkit's bundles and `dists` into `into` (replaced whole); the merged manifest's entries."""
-    sources = [toolkit_bundles(), *dists]
+    sources = [TOOLKIT_BUNDLES, *dists]
     _check_target(into, sources)
     merged: dict[str, object] = {}
     for dist in sources:

@@ -19,12 +19,13 @@ from importlib import metadata
 from pathlib import Path
 from string import Template
 
+from widget_mcp.local.paths import TOOLKIT_BUNDLES
 from widget_mcp.local.scaffold_templates import app_files, widget_entry
 from widget_mcp.project import templates
-from widget_mcp.project.bundle_merge import MergeError, manifest_entries, toolkit_bundles
+from widget_mcp.project.bundle_merge import MergeError, manifest_entries
 from widget_mcp.project.cdk_app import cdk_app_files
 from widget_mcp.project.toolkit_pin import ToolkitPin, installed_pin
-from widget_mcp.project.widget_templates import make_rules, widget_project_files
+from widget_mcp.project.widget_templates import MAKE_RULES, widget_project_files
 
 # Where a project keeps the toolkit's wheel it was generated from, until the toolkit comes from an index.
 WHEELS = "wheels"
@@ -83,7 +84,7 @@ def _toolkit_requirements() -> set[str]:
 def _toolkit_entries() -> set[str]:
     """The entry names of the toolkit's own widget bundles, which a project's bundles are merged with."""
     try:
-        return set(manifest_entries(toolkit_bundles()))
+        return set(manifest_entries(TOOLKIT_BUNDLES))
     except MergeError:
         return set()
 
@@ -141,14 +142,14 @@ def planned_files(name: str, *, widget: bool = False, pin: ToolkitPin | None = N
         "sources": Template(templates.WHEEL_SOURCE).substitute(wheel=f"{WHEELS}/{pin.wheel.name}") if pin.wheel else "",
         "uv_version": templates.UV_VERSION,
         "cdk_version": templates.CDK_CLI_VERSION,
-        "widget_dev_prerequisite": " widgets" if widget else "",
-        "widget_test_prerequisite": " widgets" if widget else "",
+        # dev, test, synth and submission build the widget first.
+        "widget_prerequisite": " widgets" if widget else "",
         "widget_help": templates.WIDGET_HELP if widget else "",
         "widget_layout": Template(templates.WIDGET_LAYOUT).substitute(name=name) if widget else "",
     }
     files = {
         Path("pyproject.toml"): Template(templates.PYPROJECT).substitute(fields),
-        Path("Makefile"): Template(templates.MAKEFILE).substitute(fields) + (make_rules() if widget else ""),
+        Path("Makefile"): Template(templates.MAKEFILE).substitute(fields) + (MAKE_RULES if widget else ""),
         Path(".ci/run"): Template(templates.CI_RUN).substitute(fields),
         Path(".gitignore"): templates.GITIGNORE,
         Path("README.md"): Template(templates.README).substitute(fields),
@@ -187,13 +188,13 @@ def generate(name: str, root: Path, *, widget: bool = False, pin: ToolkitPin | N
 def run_new(name: str, *, widget: bool = False, into: str | None = None) -> int:
     """The command: generate, then say what was written and what to run next."""
     root = Path(into) if into else Path.cwd() / name
+    pin = installed_pin()
     try:
-        generated = generate(name, root, widget=widget)
+        generated = generate(name, root, widget=widget, pin=pin)
     except GenerateError as exc:
         print(exc, file=sys.stderr)
         return 2
     print(f"generated the {name} project in {generated.root} ({len(generated.files)} files)")
-    pin = installed_pin()
     if pin.wheel is None:
         print(
             f"note: it pins {pin.requirement()} from a package index; to build on a wheel you made (make dist), "

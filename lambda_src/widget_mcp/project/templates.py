@@ -83,7 +83,7 @@ $widget_help
 \t$$(UV) sync --quiet
 \t@touch $$@
 
-dev: .venv/.synced$widget_dev_prerequisite
+dev: .venv/.synced$widget_prerequisite
 \t$$(PY) -m widget_mcp.cli dev
 
 lint: .venv/.synced
@@ -93,10 +93,10 @@ lint: .venv/.synced
 format: .venv/.synced
 \t$$(PY) -m ruff format src tests infra
 
-test: lint$widget_test_prerequisite
+test: lint$widget_prerequisite
 \t$$(PY) -m pytest -q
 
-synth: .venv/.synced$widget_test_prerequisite
+synth: .venv/.synced$widget_prerequisite
 \t$$(PY) -m infra.app $$(CDK_ARGS)
 
 deploy: synth
@@ -111,7 +111,7 @@ check-app: .venv/.synced
 
 # The ChatGPT, Claude and MCP Registry submission files of an app that declares a listing, in build/submission/
 # (screenshots need Chromium: the system's `chromium`).
-submission: .venv/.synced$widget_test_prerequisite
+submission: .venv/.synced$widget_prerequisite
 \t$$(PY) -m widget_mcp.publishing $$(APP) $$(if $$(URL),--url "$$(URL)") \\
 \t\t$$(if $$(REGISTRY_NAME),--name "$$(REGISTRY_NAME)") $$(if $$(PAGES),--pages "$$(PAGES)")
 """

@@ -12,6 +12,8 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from widget_mcp.local.paths import REPO
+
 DISTRIBUTION = "widget-mcp"
 
 
@@ -46,5 +48,5 @@ def installed_pin() -> ToolkitPin:
 def _checkout_version() -> str:
     import tomllib
 
-    pyproject = Path(__file__).resolve().parents[3] / "pyproject.toml"
+    pyproject = REPO / "pyproject.toml"
     return str(tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"])

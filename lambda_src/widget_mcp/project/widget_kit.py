@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from widget_mcp.local.paths import IN_CHECKOUT, PACKAGE_DIR, REPO
+from widget_mcp.local.paths import toolkit_file
 
 # What a project's widget imports from npm, besides what the kit's modules import.
 NPM_DEPENDENCIES = (
@@ -29,18 +29,11 @@ class KitMissing(LookupError):
 
 
 def kit_dir() -> Path:
-    """The folder holding `shared/`, `plugins/` and `package.json`."""
-    packaged = PACKAGE_DIR / "_widget_kit"
-    if (packaged / "package.json").is_file():
-        return packaged
-    if IN_CHECKOUT:
-        return REPO / "widget_bundles"
-    raise KitMissing(f"{packaged} is missing: install widget-mcp from a wheel built by `make dist`")
-
-
-def shared_dir() -> Path:
-    kit = kit_dir()
-    return kit / "src" / "shared" if kit.name == "widget_bundles" else kit / "shared"
+    """The folder holding the kit's `package.json`."""
+    kit = toolkit_file("widget_bundles", "_widget_kit")
+    if not (kit / "package.json").is_file():
+        raise KitMissing(f"{kit} is missing: install widget-mcp from a wheel built by `make dist`")
+    return kit
 
 
 def npm_versions() -> tuple[dict[str, str], dict[str, str]]:
@@ -55,11 +48,12 @@ def npm_versions() -> tuple[dict[str, str], dict[str, str]]:
 
 def main() -> int:
     try:
-        kit = kit_dir()
+        kit_dir()
     except KitMissing as exc:
         print(exc, file=sys.stderr)
         return 2
-    print(shared_dir().parent if kit.name == "widget_bundles" else kit)
+    # The folder holding `shared/`, which the project links.
+    print(toolkit_file("widget_bundles/src", "_widget_kit"))
     return 0
 
 

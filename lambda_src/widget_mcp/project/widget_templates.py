@@ -74,6 +74,7 @@ def test_the_widgets_bundle_is_in_the_merged_dist_the_server_reads() -> None:
     assert all((DIST / css).is_file() for css in files["css"])
 '''
 
+# The Makefile's widget rules, as make reads them: appended after the Makefile's substitutions, never substituted.
 MAKE_RULES = """
 # The widget: its npm packages (widgets/package-lock.json is made by the first run: commit it), the toolkit's widget
 # kit linked in from the installed package, Vite's build, then the toolkit's bundles and these merged into
@@ -115,8 +116,3 @@ def widget_project_files(name: str, distribution: str) -> dict[Path, str]:
     for path, text in widget_files(name).items():
         files[Path("widgets") / path.relative_to("widget_bundles")] = text
     return files
-
-
-def make_rules() -> str:
-    """The Makefile's widget rules, as make reads them (inserted into the Makefile after its substitutions)."""
-    return MAKE_RULES

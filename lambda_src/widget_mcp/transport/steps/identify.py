@@ -59,10 +59,13 @@ class Identification:
         events = None
         if method == "tools/call" and not batched and (live is not None or accepts_event_stream(headers)):
             events = CallEvents(live)
-        session = None
+        # A 2026-07-28 request declares its client in its envelope and has no session: it neither resumes nor is
+        # resumable.
+        client_info = client_capabilities = session = None
         resumable = False
         if modern is not None:
             version = modern.protocol_version
+            client_info, client_capabilities = modern.client_info, modern.client_capabilities
         else:
             version = headers.get("mcp-protocol-version") or DEFAULT_NEGOTIATED_VERSION
             # A call's id rides in its stream's event ids: one too long for a header is not resumed (its client
@@ -76,29 +79,16 @@ class Identification:
             if isinstance(admitted, HttpReply):
                 return admitted
             caller = admitted
-        if modern is not None:
-            return Exchange(
-                rid,
-                method,
-                params,
-                headers,
-                http_request_id,
-                modern=True,
-                version=version,
-                client_info=modern.client_info,
-                client_capabilities=modern.client_capabilities,
-                peer=peer,
-                events=events,
-                caller=caller,
-            )
         return Exchange(
             rid,
             method,
             params,
             headers,
             http_request_id,
-            modern=False,
+            modern=modern is not None,
             version=version,
+            client_info=client_info,
+            client_capabilities=client_capabilities,
             peer=peer,
             events=events,
             session=session,
