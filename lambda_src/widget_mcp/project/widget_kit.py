@@ -2,14 +2,15 @@
 host), its Vite `plugins/` and the npm versions they were built with. A wheel carries it inside the package; a
 checkout of the toolkit has it in widget_bundles/.
 
-`python -m widget_mcp.project.widget_kit` prints its folder (the project's Makefile links `shared/` and `plugins/`
-from there, so a toolkit upgrade brings the widgets' bridge with it).
+`python -m widget_mcp.project.widget_kit shared|plugins` prints where that folder of the kit is (the project's
+Makefile links both, so a toolkit upgrade brings the widgets' bridge with it).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from widget_mcp.local.paths import toolkit_file
@@ -22,6 +23,11 @@ NPM_DEPENDENCIES = (
     "zod",
 )
 NPM_DEV_DEPENDENCIES = ("typescript", "vite")
+# The kit's folders a project links: where a checkout keeps each, and where the wheel does.
+FOLDERS = {
+    "shared": ("widget_bundles/src/shared", "_widget_kit/shared"),
+    "plugins": ("widget_bundles/plugins", "_widget_kit/plugins"),
+}
 
 
 class KitMissing(LookupError):
@@ -46,14 +52,17 @@ def npm_versions() -> tuple[dict[str, str], dict[str, str]]:
     )
 
 
-def main() -> int:
+def main(argv: Sequence[str] | None = None) -> int:
+    folder = (sys.argv[1:] if argv is None else list(argv))[:1]
+    if folder == [] or folder[0] not in FOLDERS:
+        print(f"usage: python -m widget_mcp.project.widget_kit {'|'.join(FOLDERS)}", file=sys.stderr)
+        return 2
     try:
         kit_dir()
     except KitMissing as exc:
         print(exc, file=sys.stderr)
         return 2
-    # The folder holding `shared/`, which the project links.
-    print(toolkit_file("widget_bundles/src", "_widget_kit"))
+    print(toolkit_file(*FOLDERS[folder[0]]))
     return 0
 
 

@@ -87,8 +87,8 @@ widgets/node_modules/.installed: widgets/package.json
 
 .PHONY: widgets
 widgets: .venv/.synced widgets/node_modules/.installed
-\t@kit="$$($(PY) -m widget_mcp.project.widget_kit)" && ln -sfn "$$kit/shared" widgets/src/shared \\
-\t\t&& ln -sfn "$$kit/plugins" widgets/plugins
+\tln -sfn "$$($(PY) -m widget_mcp.project.widget_kit shared)" widgets/src/shared
+\tln -sfn "$$($(PY) -m widget_mcp.project.widget_kit plugins)" widgets/plugins
 \tnpm run --prefix widgets --silent build
 \t$(PY) -m widget_mcp.cli bundles --into build/widgets widgets/dist
 """
