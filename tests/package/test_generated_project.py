@@ -19,9 +19,15 @@ import time
 import tomllib
 import urllib.request
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from browser_support import CspWatch
+from ext_apps_host_support import ERAS, ExtAppsHost, assert_view_ran_clean, host_pages, host_record, open_in_host
+from playwright.sync_api import Page, expect, sync_playwright
+from widget_mcp.local.chromium import CHROMIUM_ARGS, ChromiumNotFound, find_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
 UV = ROOT / ".tools" / "bin" / "uv"
@@ -150,25 +156,86 @@ def test_the_projects_make_synth_writes_a_stack_serving_its_app_that_cdk_nag_pas
     assert any(name.endswith("McpUrl") or "McpUrl" in name for name in template["Outputs"])
 
 
-def test_the_projects_make_dev_serves_its_tool_and_its_widget(project: tuple[Path, Path]) -> None:
-    root, _ = project
+@contextmanager
+def make_dev(root: Path) -> Iterator[str]:
+    """The project's `make dev` as a user starts it (on a free port, without reloads): its base URL once it answers;
+    stopped, its whole process group, after. Its output goes to a file, read when it fails (a pipe nobody drains
+    would stop a server that logs)."""
     port = free_port()
     env = project_env() | {"PORT": str(port), "RELOAD": "0"}
     base = f"http://127.0.0.1:{port}"
-    with subprocess.Popen(
-        ["make", "dev"], cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
-    ) as server:
+    log = root.parent / f"make-dev-{port}.log"
+    with (
+        log.open("wb") as output,
+        subprocess.Popen(
+            ["make", "dev"], cwd=root, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+        ) as server,
+    ):
         try:
-            wait_for(f"{base}/healthz", server)
-            listed = post_json(f"{base}/mcp", {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
-            manifest = json.loads(urllib.request.urlopen(f"{base}/widgets/manifest.json", timeout=10).read())
+            wait_for(f"{base}/healthz", server, log)
+            yield base
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=60)
+
+
+def test_the_projects_make_dev_serves_its_tool_and_its_widget(project: tuple[Path, Path]) -> None:
+    root, _ = project
+    with make_dev(root) as base:
+        listed = post_json(f"{base}/mcp", {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+        manifest = json.loads(urllib.request.urlopen(f"{base}/widgets/manifest.json", timeout=10).read())
     tools = {tool["name"]: tool for tool in listed["result"]["tools"]}
     uri = tools[f"{NAME}_note"]["_meta"]["ui"]["resourceUri"]
     assert uri.startswith(f"ui://widget/{NAME}-")
     assert NAME in manifest["entries"]
+
+
+@contextmanager
+def watched_page() -> Iterator[Page]:
+    """A page in Debian's Chromium, as the browser layer's `page` fixture gives one: after the block, no uncaught
+    error and no CSP violation in any of its frames."""
+    try:
+        chromium = find_chromium()
+    except ChromiumNotFound as exc:
+        pytest.fail(f"the widget's proof in a host needs Chromium: {exc}", pytrace=False)
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium, args=list(CHROMIUM_ARGS))
+        try:
+            context = browser.new_context(viewport={"width": 1280, "height": 1000})
+            context.set_default_timeout(BROWSER_TIMEOUT_MS)
+            watch = CspWatch(context)
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            yield page
+            violations = watch.violations(page)
+            assert not errors, f"uncaught errors in the page: {errors}"
+            assert not violations, f"Content-Security-Policy violations: {violations}"
+        finally:
+            browser.close()
+
+
+# What a loaded two-core machine may take to start a page, call the tool and render the view.
+BROWSER_TIMEOUT_MS = 30_000
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_the_projects_widget_shows_the_tidied_note_in_the_mcp_apps_reference_host_with_no_identity(
+    project: tuple[Path, Path], era: str
+) -> None:
+    """The host built on ext-apps' own AppBridge calls the project's tool over HTTP from its origin (make dev's
+    default CORS origins allow any loopback port), with no user identity, and renders the project's widget in its
+    sandbox proxy under the template's CSP."""
+    root, _ = project
+    with make_dev(root) as base, host_pages() as (host_origin, sandbox), watched_page() as page:
+        host = ExtAppsHost(host_origin=host_origin, sandbox_url=sandbox, mcp_url=f"{base}/mcp")
+        text = "  Check again\n on   Monday  "
+        view = open_in_host(page, host, f"{NAME}_note", {"text": text}, era, timeout=BROWSER_TIMEOUT_MS)
+        note = view.locator(f'[data-testid="{NAME}-note"]')
+        expect(note).to_have_text("Check again on Monday", timeout=BROWSER_TIMEOUT_MS)
+        record = host_record(page)
+        assert record["toolResult"]["structuredContent"] == {"note": "Check again on Monday", "words": 4}
+        assert_view_ran_clean(page)
 
 
 def free_port() -> int:
@@ -177,19 +244,19 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def wait_for(url: str, server: subprocess.Popen[bytes], seconds: float = 180) -> None:
-    """Poll `url` until it answers 200, with a bound; the server's output if it stops or never answers."""
+def wait_for(url: str, server: subprocess.Popen[bytes], log: Path, seconds: float = 180) -> None:
+    """Poll `url` until it answers 200, with a bound; the server's output (`log`) if it stops or never answers."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise AssertionError(f"make dev exited {server.returncode}: {server.stdout.read().decode()[-3000:]}")  # type: ignore[union-attr]
+            raise AssertionError(f"make dev exited {server.returncode}: {log.read_text(errors='replace')[-3000:]}")
         try:
             with urllib.request.urlopen(url, timeout=2) as answer:
                 if answer.status == 200:
                     return
         except OSError:
             time.sleep(0.25)
-    raise AssertionError(f"{url} did not answer within {seconds} s")
+    raise AssertionError(f"{url} did not answer within {seconds} s: {log.read_text(errors='replace')[-3000:]}")
 
 
 def post_json(url: str, message: dict[str, object]) -> dict[str, object]:
