@@ -1,6 +1,7 @@
 """The toolkit proved from outside: its wheel built, a project with a widget generated from that wheel in a folder of
-its own, the project's own `make test`, `make synth` and `make dev` run there, then the project upgraded to a wheel of
-another version and tested and synthesized again.
+its own, the project's own `make test`, `make synth` and `make dev` run there, its widget opened from `make dev` in two
+MCP Apps hosts (the reference host on ext-apps' AppBridge, the mcp-use inspector), then the project upgraded to a wheel
+of another version and tested and synthesized again.
 
 The project sees nothing of this repository but the wheel: it installs offline, from the wheel file and the caches
 that this repository's own installs filled (uv's and npm's), with its own lock and virtual environment.
@@ -26,7 +27,8 @@ from pathlib import Path
 import pytest
 from browser_support import CspWatch
 from ext_apps_host_support import ERAS, ExtAppsHost, assert_view_ran_clean, host_pages, host_record, open_in_host
-from playwright.sync_api import Page, expect, sync_playwright
+from inspector_hosts import HOST_ERRORS, loopback_context, mcp_use, open_in_mcp_use
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 from widget_mcp.local.chromium import CHROMIUM_ARGS, ChromiumNotFound, find_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -191,28 +193,37 @@ def test_the_projects_make_dev_serves_its_tool_and_its_widget(project: tuple[Pat
 
 
 @contextmanager
-def watched_page() -> Iterator[Page]:
-    """A page in Debian's Chromium, as the browser layer's `page` fixture gives one: after the block, no uncaught
-    error and no CSP violation in any of its frames."""
+def chromium() -> Iterator[Browser]:
+    """Debian's Chromium, launched as the browser layer launches it (never a downloaded browser)."""
     try:
-        chromium = find_chromium()
+        executable = find_chromium()
     except ChromiumNotFound as exc:
         pytest.fail(f"the widget's proof in a host needs Chromium: {exc}", pytrace=False)
     with sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=chromium, args=list(CHROMIUM_ARGS))
+        browser = driver.chromium.launch(executable_path=executable, args=list(CHROMIUM_ARGS))
         try:
-            context = browser.new_context(viewport={"width": 1280, "height": 1000})
-            context.set_default_timeout(BROWSER_TIMEOUT_MS)
-            watch = CspWatch(context)
-            page = context.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            yield page
-            violations = watch.violations(page)
-            assert not errors, f"uncaught errors in the page: {errors}"
-            assert not violations, f"Content-Security-Policy violations: {violations}"
+            yield browser
         finally:
             browser.close()
+
+
+@contextmanager
+def watched_page(browser: Browser) -> Iterator[Page]:
+    """A page in a fresh context, as the browser layer's `page` fixture gives one: after the block, no uncaught
+    error and no CSP violation in any of its frames."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    try:
+        context.set_default_timeout(BROWSER_TIMEOUT_MS)
+        watch = CspWatch(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        yield page
+        violations = watch.violations(page)
+        assert not errors, f"uncaught errors in the page: {errors}"
+        assert not violations, f"Content-Security-Policy violations: {violations}"
+    finally:
+        context.close()
 
 
 # What a loaded two-core machine may take to start a page, call the tool and render the view.
@@ -227,7 +238,12 @@ def test_the_projects_widget_shows_the_tidied_note_in_the_mcp_apps_reference_hos
     default CORS origins allow any loopback port), with no user identity, and renders the project's widget in its
     sandbox proxy under the template's CSP."""
     root, _ = project
-    with make_dev(root) as base, host_pages() as (host_origin, sandbox), watched_page() as page:
+    with (
+        make_dev(root) as base,
+        host_pages() as (host_origin, sandbox),
+        chromium() as browser,
+        watched_page(browser) as page,
+    ):
         host = ExtAppsHost(host_origin=host_origin, sandbox_url=sandbox, mcp_url=f"{base}/mcp")
         text = "  Check again\n on   Monday  "
         view = open_in_host(page, host, f"{NAME}_note", {"text": text}, era, timeout=BROWSER_TIMEOUT_MS)
@@ -236,6 +252,23 @@ def test_the_projects_widget_shows_the_tidied_note_in_the_mcp_apps_reference_hos
         record = host_record(page)
         assert record["toolResult"]["structuredContent"] == {"note": "Check again on Monday", "words": 4}
         assert_view_ran_clean(page)
+
+
+def test_the_projects_widget_shows_the_tidied_note_in_the_mcp_use_inspector(project: tuple[Path, Path]) -> None:
+    """A third-party MCP Apps host, run from its own tools page as a user runs it, on loopback only."""
+    root, _ = project
+    with (
+        make_dev(root) as base,
+        mcp_use(f"{base}/mcp") as inspector,
+        chromium() as browser,
+        loopback_context(browser) as context,
+    ):
+        context.set_default_timeout(BROWSER_TIMEOUT_MS)
+        page = context.new_page()
+        view = open_in_mcp_use(page, inspector, f"{NAME}_note", {"text": "  Check again   on Monday "})
+        note = view.locator(f'[data-testid="{NAME}-note"]')
+        expect(note).to_have_text("Check again on Monday", timeout=BROWSER_TIMEOUT_MS)
+        expect(page.locator(HOST_ERRORS)).to_have_count(0)
 
 
 def free_port() -> int:
