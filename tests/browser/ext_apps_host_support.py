@@ -158,25 +158,31 @@ class ExtAppsHost:
 
 
 @contextmanager
-def ext_apps_host(table: str, settings: dict[str, str] | None = None) -> Iterator[ExtAppsHost]:
-    """The reference host and its sandbox, each on an origin of its own, and `make dev`'s server with `settings`."""
+def host_pages() -> Iterator[tuple[str, str]]:
+    """The reference host page and its sandbox proxy, each on an origin of its own: (host origin, sandbox URL)."""
     if not (HOST_DIST / "index.html").is_file() or not (HOST_DIST / "sandbox.html").is_file():
         raise RuntimeError(f"the ext-apps reference host is not built ({HOST_DIST}): run `make test`")
+    with serve(host_app()) as host, serve(sandbox_app()) as sandbox:
+        yield host.replace("127.0.0.1", "localhost"), f"{sandbox}/sandbox.html"
+
+
+@contextmanager
+def ext_apps_host(table: str, settings: dict[str, str] | None = None) -> Iterator[ExtAppsHost]:
+    """The reference host and its sandbox, each on an origin of its own, and `make dev`'s server with `settings`."""
     with ExitStack() as stack:
-        host = stack.enter_context(serve(host_app())).replace("127.0.0.1", "localhost")
-        sandbox = stack.enter_context(serve(sandbox_app()))
+        host, sandbox = stack.enter_context(host_pages())
         server = stack.enter_context(local_server(table, settings={**(settings or {}), "CORS_ORIGINS": host}))
-        yield ExtAppsHost(host_origin=host, sandbox_url=f"{sandbox}/sandbox.html", mcp_url=f"{server.base}/mcp")
+        yield ExtAppsHost(host_origin=host, sandbox_url=sandbox, mcp_url=f"{server.base}/mcp")
 
 
 def open_in_host(
-    page: Page, host: ExtAppsHost, tool: str, args: dict[str, Any], era: str, **extra: str
+    page: Page, host: ExtAppsHost, tool: str, args: dict[str, Any], era: str, *, timeout: float = 20_000, **extra: str
 ) -> FrameLocator:
-    """Loads the host page for one tool call and waits until it has delivered the result to the view."""
+    """Loads the host page for one tool call and waits (`timeout` ms) until it has delivered the result to the view."""
     page.goto(host.url(tool, args, era, **extra))
     page.wait_for_function(
         "() => ['ready', 'failed'].includes(window.extAppsHost?.state)",
-        timeout=20_000,
+        timeout=timeout,
     )
     record = host_record(page)
     assert record["state"] == "ready", f"the host failed: {record['error']}"

@@ -1,6 +1,7 @@
 """The toolkit proved from outside: its wheel built, a project with a widget generated from that wheel in a folder of
-its own, the project's own `make test`, `make synth` and `make dev` run there, then the project upgraded to a wheel of
-another version and tested and synthesized again.
+its own, the project's own `make test`, `make synth` and `make dev` run there, its widget opened from `make dev` in two
+MCP Apps hosts (the reference host on ext-apps' AppBridge, the mcp-use inspector), then the project upgraded to a wheel
+of another version and tested and synthesized again.
 
 The project sees nothing of this repository but the wheel: it installs offline, from the wheel file and the caches
 that this repository's own installs filled (uv's and npm's), with its own lock and virtual environment.
@@ -19,9 +20,16 @@ import time
 import tomllib
 import urllib.request
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from browser_support import CspWatch
+from ext_apps_host_support import ERAS, ExtAppsHost, assert_view_ran_clean, host_pages, host_record, open_in_host
+from inspector_hosts import HOST_ERRORS, loopback_context, mcp_use, open_in_mcp_use
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+from widget_mcp.local.chromium import CHROMIUM_ARGS, ChromiumNotFound, find_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
 UV = ROOT / ".tools" / "bin" / "uv"
@@ -150,25 +158,117 @@ def test_the_projects_make_synth_writes_a_stack_serving_its_app_that_cdk_nag_pas
     assert any(name.endswith("McpUrl") or "McpUrl" in name for name in template["Outputs"])
 
 
-def test_the_projects_make_dev_serves_its_tool_and_its_widget(project: tuple[Path, Path]) -> None:
-    root, _ = project
+@contextmanager
+def make_dev(root: Path) -> Iterator[str]:
+    """The project's `make dev` as a user starts it (on a free port, without reloads): its base URL once it answers;
+    stopped, its whole process group, after. Its output goes to a file, read when it fails (a pipe nobody drains
+    would stop a server that logs)."""
     port = free_port()
     env = project_env() | {"PORT": str(port), "RELOAD": "0"}
     base = f"http://127.0.0.1:{port}"
-    with subprocess.Popen(
-        ["make", "dev"], cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
-    ) as server:
+    log = root.parent / f"make-dev-{port}.log"
+    with (
+        log.open("wb") as output,
+        subprocess.Popen(
+            ["make", "dev"], cwd=root, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+        ) as server,
+    ):
         try:
-            wait_for(f"{base}/healthz", server)
-            listed = post_json(f"{base}/mcp", {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
-            manifest = json.loads(urllib.request.urlopen(f"{base}/widgets/manifest.json", timeout=10).read())
+            wait_for(f"{base}/healthz", server, log)
+            yield base
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=60)
+
+
+def test_the_projects_make_dev_serves_its_tool_and_its_widget(project: tuple[Path, Path]) -> None:
+    root, _ = project
+    with make_dev(root) as base:
+        listed = post_json(f"{base}/mcp", {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+        manifest = json.loads(urllib.request.urlopen(f"{base}/widgets/manifest.json", timeout=10).read())
     tools = {tool["name"]: tool for tool in listed["result"]["tools"]}
     uri = tools[f"{NAME}_note"]["_meta"]["ui"]["resourceUri"]
     assert uri.startswith(f"ui://widget/{NAME}-")
     assert NAME in manifest["entries"]
+
+
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    """Debian's Chromium, launched as the browser layer launches it (never a downloaded browser)."""
+    try:
+        executable = find_chromium()
+    except ChromiumNotFound as exc:
+        pytest.fail(f"the widget's proof in a host needs Chromium: {exc}", pytrace=False)
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=executable, args=list(CHROMIUM_ARGS))
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextmanager
+def watched_page(browser: Browser) -> Iterator[Page]:
+    """A page in a fresh context, as the browser layer's `page` fixture gives one: after the block, no uncaught
+    error and no CSP violation in any of its frames."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    try:
+        context.set_default_timeout(BROWSER_TIMEOUT_MS)
+        watch = CspWatch(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        yield page
+        violations = watch.violations(page)
+        assert not errors, f"uncaught errors in the page: {errors}"
+        assert not violations, f"Content-Security-Policy violations: {violations}"
+    finally:
+        context.close()
+
+
+# What a loaded two-core machine may take to start a page, call the tool and render the view.
+BROWSER_TIMEOUT_MS = 30_000
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_the_projects_widget_shows_the_tidied_note_in_the_mcp_apps_reference_host_with_no_identity(
+    project: tuple[Path, Path], era: str
+) -> None:
+    """The host built on ext-apps' own AppBridge calls the project's tool over HTTP from its origin (make dev's
+    default CORS origins allow any loopback port), with no user identity, and renders the project's widget in its
+    sandbox proxy under the template's CSP."""
+    root, _ = project
+    with (
+        make_dev(root) as base,
+        host_pages() as (host_origin, sandbox),
+        chromium() as browser,
+        watched_page(browser) as page,
+    ):
+        host = ExtAppsHost(host_origin=host_origin, sandbox_url=sandbox, mcp_url=f"{base}/mcp")
+        text = "  Check again\n on   Monday  "
+        view = open_in_host(page, host, f"{NAME}_note", {"text": text}, era, timeout=BROWSER_TIMEOUT_MS)
+        note = view.locator(f'[data-testid="{NAME}-note"]')
+        expect(note).to_have_text("Check again on Monday", timeout=BROWSER_TIMEOUT_MS)
+        record = host_record(page)
+        assert record["toolResult"]["structuredContent"] == {"note": "Check again on Monday", "words": 4}
+        assert_view_ran_clean(page)
+
+
+def test_the_projects_widget_shows_the_tidied_note_in_the_mcp_use_inspector(project: tuple[Path, Path]) -> None:
+    """A third-party MCP Apps host, run from its own tools page as a user runs it, on loopback only."""
+    root, _ = project
+    with (
+        make_dev(root) as base,
+        mcp_use(f"{base}/mcp") as inspector,
+        chromium() as browser,
+        loopback_context(browser) as context,
+    ):
+        context.set_default_timeout(BROWSER_TIMEOUT_MS)
+        page = context.new_page()
+        view = open_in_mcp_use(page, inspector, f"{NAME}_note", {"text": "  Check again   on Monday "})
+        note = view.locator(f'[data-testid="{NAME}-note"]')
+        expect(note).to_have_text("Check again on Monday", timeout=BROWSER_TIMEOUT_MS)
+        expect(page.locator(HOST_ERRORS)).to_have_count(0)
 
 
 def free_port() -> int:
@@ -177,19 +277,19 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def wait_for(url: str, server: subprocess.Popen[bytes], seconds: float = 180) -> None:
-    """Poll `url` until it answers 200, with a bound; the server's output if it stops or never answers."""
+def wait_for(url: str, server: subprocess.Popen[bytes], log: Path, seconds: float = 180) -> None:
+    """Poll `url` until it answers 200, with a bound; the server's output (`log`) if it stops or never answers."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise AssertionError(f"make dev exited {server.returncode}: {server.stdout.read().decode()[-3000:]}")  # type: ignore[union-attr]
+            raise AssertionError(f"make dev exited {server.returncode}: {log.read_text(errors='replace')[-3000:]}")
         try:
             with urllib.request.urlopen(url, timeout=2) as answer:
                 if answer.status == 200:
                     return
         except OSError:
             time.sleep(0.25)
-    raise AssertionError(f"{url} did not answer within {seconds} s")
+    raise AssertionError(f"{url} did not answer within {seconds} s: {log.read_text(errors='replace')[-3000:]}")
 
 
 def post_json(url: str, message: dict[str, object]) -> dict[str, object]:

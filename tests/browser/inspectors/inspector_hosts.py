@@ -20,13 +20,15 @@ from pathlib import Path
 from urllib.parse import quote, urlparse
 
 import httpx
-from playwright.sync_api import Browser, BrowserContext, Route
+from playwright.sync_api import Browser, BrowserContext, FrameLocator, Page, Route
 from widget_mcp.local.aws import free_port
 
 HERE = Path(__file__).resolve().parent
 MODULES = HERE / "node_modules"
 PRELOAD = HERE / "loopback.cjs"
 START_TIMEOUT = 60.0  # MCPJam's server loads ~200 modules before it listens: seconds on a busy 2-core machine
+# Both hosts show their notices as sonner toasts.
+HOST_ERRORS = '[data-sonner-toast][data-type="error"]'
 
 
 @dataclass
@@ -153,3 +155,14 @@ def loopback_context(browser: Browser) -> Iterator[BrowserContext]:
         yield context
     finally:
         context.close()
+
+
+def open_in_mcp_use(page: Page, host: Inspector, tool: str, fields: dict[str, str] | None = None) -> FrameLocator:
+    """Runs `tool` from the mcp-use inspector's tools page, its `fields` typed in: the view's frame."""
+    page.goto(host.url)
+    page.locator(f"#tool-{tool}").click()
+    for name, value in (fields or {}).items():
+        page.get_by_placeholder(f"Enter {name}").fill(value)
+    page.get_by_role("button", name="Execute").click()
+    # The host's frame (a sandbox on a second origin) holds the view's frame.
+    return page.frame_locator(f'iframe[title="MCP App: {tool}"]').frame_locator("iframe")

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from browser_support import DevServer, settled
-from inspector_hosts import Inspector, loopback_context, mcp_use, mcpjam
+from inspector_hosts import HOST_ERRORS, Inspector, loopback_context, mcp_use, mcpjam, open_in_mcp_use
 from playwright.sync_api import Browser, Frame, FrameLocator, Page, expect
 
 FORM = {
@@ -24,8 +24,6 @@ FORM = {
     },
 }
 ANSWER = {"name": "Ada Lovelace", "guests": 3}
-# Both hosts show their notices as sonner toasts.
-HOST_ERRORS = '[data-sonner-toast][data-type="error"]'
 
 
 @pytest.fixture
@@ -70,16 +68,6 @@ def white_then_black(view: FrameLocator, frame: str) -> None:
 
 
 # --- the mcp-use inspector (MCP Apps) ---
-
-
-def open_in_mcp_use(page: Page, host: Inspector, tool: str, fields: dict[str, str] | None = None) -> FrameLocator:
-    page.goto(host.url)
-    page.locator(f"#tool-{tool}").click()
-    for name, value in (fields or {}).items():
-        page.get_by_placeholder(f"Enter {name}").fill(value)
-    page.get_by_role("button", name="Execute").click()
-    # The host's frame (a sandbox on a second origin) holds the view's frame.
-    return page.frame_locator(f'iframe[title="MCP App: {tool}"]').frame_locator("iframe")
 
 
 def view_runtime(page: Page) -> dict[str, Any]:
