@@ -146,8 +146,14 @@ def test_uv_is_found_in_the_uv_variable_then_the_projects_tools_then_on_path(
     tools = tmp_path / ".tools" / "bin" / "uv"
     tools.parent.mkdir(parents=True)
     tools.write_text("")
+    on_path = tmp_path / "bin" / "uv"
+    on_path.parent.mkdir()
+    on_path.write_text("#!/bin/sh\n")
+    on_path.chmod(0o755)
+    monkeypatch.setenv("PATH", str(on_path.parent))
     assert uv_of(tmp_path) == tools
     tools.unlink()
+    assert uv_of(tmp_path) == on_path
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     with pytest.raises(SourceError, match="none was found"):
         uv_of(tmp_path)

@@ -13,8 +13,30 @@ from widget_mcp.apps.registry import DATA_APP, app_name
 from widget_mcp.cdk import ConfigError, LambdaSource, ServiceOptions, WidgetMcpService, options_from_context
 from widget_mcp.cdk.served_apps import registry_of, served_tools
 
-# An app package named by import path, as a project's would be (any package with a tool_book serves).
-OUTSIDE_APP = "widget_mcp.apps.demo"
+# An app package of a project's own, outside the toolkit, named by import path (any package with a tool_book serves).
+OUTSIDE_APP = "outside_weather"
+OUTSIDE_TOOL = "outside_weather_now"
+
+
+@pytest.fixture
+def outside_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    package = tmp_path / OUTSIDE_APP
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from pydantic import BaseModel, ConfigDict\n"
+        "from widget_mcp import AppContext, ToolBook, ToolCall, ToolResult\n"
+        "book = ToolBook()\n"
+        "class Nothing(BaseModel):\n"
+        "    model_config = ConfigDict(extra='forbid')\n"
+        f"@book.tool(name='{OUTSIDE_TOOL}', title='Weather now', description='Says the weather.', read_only=True,\n"
+        "           destructive=False, open_world=False, idempotent=True, output=Nothing, invoking='…', invoked='…')\n"
+        "def weather_now(args: Nothing, call: ToolCall) -> ToolResult:\n"
+        "    return ToolResult(structured=Nothing(), narration='Sunny.')\n"
+        "def tool_book(context: AppContext) -> ToolBook:\n"
+        "    return book\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return OUTSIDE_APP
 
 
 def _service(fake_bundles: Path, **kwargs: object) -> tuple[WidgetMcpService, Template]:
@@ -31,15 +53,17 @@ def _latency_alarmed(template: Template) -> set[str]:
     return {name.split("latency-p99-")[1] for name in names if "latency-p99-" in name}
 
 
-def test_apps_from_outside_are_set_as_widget_mcp_apps_and_decide_the_tools_alarmed(fake_bundles: Path) -> None:
-    service, template = _service(fake_bundles, apps=[OUTSIDE_APP])
+def test_apps_from_outside_are_set_as_widget_mcp_apps_and_decide_the_tools_alarmed(
+    fake_bundles: Path, outside_app: str
+) -> None:
+    service, template = _service(fake_bundles, apps=[outside_app])
     env = function_env(template)
     assert env["WIDGET_MCP_APPS"] == OUTSIDE_APP
     assert "APPS" not in env
     assert service.served == (OUTSIDE_APP, DATA_APP)
     expected = {tool.name for tool in served_tools(service.served) if tool.answers_in_call}
     assert _latency_alarmed(template) == expected
-    assert expected
+    assert OUTSIDE_TOOL in expected
 
 
 def test_without_apps_the_service_serves_the_toolkits_registry_and_sets_no_registry_variable(

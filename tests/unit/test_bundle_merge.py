@@ -36,7 +36,7 @@ def test_an_entry_named_like_the_toolkits_is_refused_and_nothing_is_written(tmp_
     own = dist(tmp_path / "own", {taken: "assets/mine.js"})
     with pytest.raises(MergeError, match=repr(taken)):
         merge(tmp_path / "merged", [own])
-    assert not (tmp_path / "merged").exists()
+    assert [path.name for path in tmp_path.iterdir()] == ["own"]
 
 
 def test_two_files_of_one_name_with_different_bytes_are_refused(tmp_path: Path) -> None:
@@ -68,13 +68,20 @@ def test_an_earlier_merge_is_replaced_whole(tmp_path: Path) -> None:
     assert not (tmp_path / "merged" / "assets" / "one-1.js").exists()
 
 
-@pytest.mark.parametrize("where", ["inside", "around", "cwd"])
+@pytest.mark.parametrize(
+    ("where", "says"),
+    [("inside", "overlaps"), ("same", "overlaps"), ("around", "overlaps"), ("cwd", "a folder of its own")],
+)
 def test_a_target_overlapping_an_input_or_the_working_folder_is_refused(
-    where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    where: str, says: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     own = dist(tmp_path / "widgets" / "dist", {"weather": "assets/weather-abc.js"})
-    monkeypatch.chdir(tmp_path)
-    into = {"inside": own / "merged", "around": tmp_path / "widgets", "cwd": Path(".")}[where]
-    with pytest.raises(MergeError):
+    # The folder around the input looks like an earlier merge, so only the overlap stops it being replaced.
+    (tmp_path / "widgets" / "manifest.json").write_text('{"entries": {}}')
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    into = {"inside": own / "merged", "same": own, "around": tmp_path / "widgets", "cwd": Path(".")}[where]
+    with pytest.raises(MergeError, match=says):
         merge(into, [own])
     assert (own / "manifest.json").is_file()
+    assert (own / "assets" / "weather-abc.js").read_text() == "// weather"

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import json
 import re
 import tomllib
 from pathlib import Path
 
 import pytest
+from widget_mcp.project.bundle_merge import toolkit_bundles
 from widget_mcp.project.generate import GenerateError, generate, planned_files
 from widget_mcp.project.templates import TEST_TOOLS
 from widget_mcp.project.toolkit_pin import ToolkitPin
@@ -74,13 +76,23 @@ def test_the_test_tools_are_pinned_at_the_versions_the_toolkit_locks() -> None:
 
 
 @pytest.mark.parametrize(
-    "name",
-    # Not a package name; a keyword; the toolkit's own; a standard module (src/ comes first on the project's path, so
-    # it would hide it); an installed package, the toolkit's dependencies among them.
-    ["Weather", "w", "weather-app", "2weather", "class", "widget_mcp", "infra", "a__b", "json", "calendar", "chess"],
+    ("name", "says"),
+    [
+        # Not a package name.
+        *((name, "lower-case letters") for name in ["Weather", "w", "weather-app", "2weather", "a__b", "weather_"]),
+        # A keyword; what the project imports or holds (the toolkit, its infra/ and tests/ folders); a standard module
+        # (src/ comes first on the project's path, so it would hide it).
+        *(
+            (name, "taken by Python or by what the project imports")
+            for name in ["class", "widget_mcp", "infra", "json"]
+        ),
+        ("calendar", "taken by Python or by what the project imports"),
+        # An installed package (the test runner is installed wherever these tests run).
+        ("pytest", "installed beside the toolkit"),
+    ],
 )
-def test_a_name_that_cannot_be_the_apps_package_is_refused_naming_it(name: str) -> None:
-    with pytest.raises(GenerateError) as raised:
+def test_a_name_that_cannot_be_the_apps_package_is_refused_naming_it(name: str, says: str) -> None:
+    with pytest.raises(GenerateError, match=says) as raised:
         planned_files(name, pin=PIN)
     assert raised.value.subject == name
 
@@ -97,10 +109,19 @@ def test_the_ci_entry_point_is_executable(tmp_path: Path) -> None:
     assert (generated.root / ".ci" / "run").stat().st_mode & 0o111
 
 
-@pytest.mark.parametrize("name", ["display", "form", "playground", "chess_board", "shared", "plugins"])
-def test_a_widget_named_like_the_toolkits_widgets_or_kit_folders_is_refused(name: str) -> None:
-    with pytest.raises(GenerateError, match="toolkit's widgets"):
-        planned_files(name, widget=True, pin=PIN)
+def _toolkit_widget_names() -> list[str]:
+    """The app names whose widget entry is one of the toolkit's built entries (kebab-case entry, snake-case name)."""
+    entries = json.loads((toolkit_bundles() / "manifest.json").read_text())["entries"]
+    return [entry.replace("-", "_") for entry in entries]
+
+
+def test_a_widget_named_like_the_toolkits_widgets_or_kit_folders_is_refused() -> None:
+    names = _toolkit_widget_names()
+    assert names, "the toolkit's built bundles list entries"
+    for name in [*names, "shared", "plugins"]:  # the kit's folders a project's widgets/src links in
+        with pytest.raises(GenerateError, match="toolkit's widgets"):
+            planned_files(name, widget=True, pin=PIN)
+    assert Path(f"src/{NAME}/__init__.py") in planned_files(NAME, widget=True, pin=PIN)  # a free name is taken
 
 
 def test_the_projects_tests_register_its_app_without_make() -> None:

@@ -39,19 +39,32 @@ def test_a_server_started_with_the_variable_lists_the_tools_of_the_package_it_na
     package = tmp_path / "weather"
     package.mkdir()
     (package / "__init__.py").write_text(
-        "from widget_mcp import AppContext, ToolBook\n"
+        "from pydantic import BaseModel, ConfigDict\n"
+        "from widget_mcp import AppContext, ToolBook, ToolCall, ToolResult\n"
         "book = ToolBook()\n"
+        "class Nothing(BaseModel):\n"
+        "    model_config = ConfigDict(extra='forbid')\n"
+        "@book.tool(name='weather_now', title='Weather now', description='Says the weather.', read_only=True,\n"
+        "           destructive=False, open_world=False, idempotent=True, output=Nothing, invoking='…', invoked='…')\n"
+        "def weather_now(args: Nothing, call: ToolCall) -> ToolResult:\n"
+        "    return ToolResult(structured=Nothing(), narration='Sunny.')\n"
         "def tool_book(context: AppContext) -> ToolBook:\n"
         "    return book\n"
     )
+    # The tools each app serves, read from the books themselves: the data app's, and the built-in apps' (not served).
     script = (
         "import json\n"
         "from widget_mcp.apps import registry\n"
+        "from widget_mcp.apps.books import AppContext, load_books\n"
         "from widget_mcp.settings import Settings\n"
         "from widget_mcp.storage.memory import InMemoryDocumentStore\n"
         "from widget_mcp.wiring import build_books\n"
-        "books = build_books(Settings(allowed_hosts=('localhost',)), InMemoryDocumentStore())\n"
-        "print(json.dumps({'apps': registry.APPS, 'tools': [n for b in books for n in b.tools]}))\n"
+        "settings, store = Settings(allowed_hosts=('localhost',)), InMemoryDocumentStore()\n"
+        "def tools(books): return [n for b in books for n in b.tools]\n"
+        "context = AppContext(settings, store)\n"
+        "print(json.dumps({'apps': registry.APPS, 'tools': tools(build_books(settings, store)),\n"
+        "  'data': tools(load_books(context, (registry.DATA_APP,))),\n"
+        "  'built_in': tools(load_books(context, registry.BUILT_IN))}))\n"
     )
     path = os.pathsep.join([str(tmp_path), str(ROOT / "lambda_src")])
     env = {**os.environ, "WIDGET_MCP_APPS": "weather", "PYTHONPATH": path}
@@ -59,4 +72,6 @@ def test_a_server_started_with_the_variable_lists_the_tools_of_the_package_it_na
     assert done.returncode == 0, done.stderr
     served = json.loads(done.stdout)
     assert served["apps"] == ["weather", DATA_APP]
-    assert not any(tool.startswith("chess_") for tool in served["tools"])
+    assert served["data"], "the data app serves tools"
+    assert served["tools"] == ["weather_now", *served["data"]]
+    assert set(served["built_in"]) - set(served["data"]), "the built-in apps serve tools the variable leaves out"
