@@ -10,7 +10,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from widget_mcp.project.bundle_merge import toolkit_bundles
+from widget_mcp.local.paths import TOOLKIT_BUNDLES
 from widget_mcp.project.generate import GenerateError, generate, planned_files
 from widget_mcp.project.templates import TEST_TOOLS
 from widget_mcp.project.toolkit_pin import ToolkitPin
@@ -111,7 +111,7 @@ def test_the_ci_entry_point_is_executable(tmp_path: Path) -> None:
 
 def _toolkit_widget_names() -> list[str]:
     """The app names whose widget entry is one of the toolkit's built entries (kebab-case entry, snake-case name)."""
-    entries = json.loads((toolkit_bundles() / "manifest.json").read_text())["entries"]
+    entries = json.loads((TOOLKIT_BUNDLES / "manifest.json").read_text())["entries"]
     return [entry.replace("-", "_") for entry in entries]
 
 
