@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from urllib.parse import quote
 
 import httpx
 from playwright.sync_api import Browser, BrowserContext, Error, Frame, FrameLocator, Locator, Page, Request, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parents[2]
 SUBJECT = "playground-user"  # what the playground sends as `openai/subject` when it plays ChatGPT
@@ -212,13 +214,71 @@ def settled(page: Page, frame: str = '[data-testid="widget-frame"]') -> None:
     page.wait_for_function(_FRAME_STILL, arg=frame, polling=100, timeout=15_000)
 
 
-def click_in_widget(page: Page, target: Locator) -> None:
-    """Click `target` in the widget frame once the frame has stopped growing. A widget that has just grown (an error
-    shown above its button) reports its new height, and the host then resizes the frame: clicked meanwhile, the button
-    is pressed below the frame's old bottom edge, outside it, and released on the button once the frame has grown,
-    which is no click at all."""
-    settled(page)
-    target.click()
+# Armed in the widget's frame before a click: notes where the next press of a pointer in that document lands (the
+# press, not the click event: a widget may redraw what was pressed before the release).
+_ARM_CLICK = """(target) => {
+  window.__wmClick = null;
+  window.addEventListener("pointerdown", (event) => {
+    // A target the widget redrew since it was armed is no longer in the document: the press is taken as its.
+    const hit = !target.isConnected || target.contains(event.target);
+    window.__wmClick = hit ? "target" : String(event.target?.outerHTML).slice(0, 120);
+  }, { once: true, capture: true });
+}"""
+
+
+def click_in_widget(page: Page, target: Locator, attempts: int = 3) -> None:
+    """Click `target` in the widget frame once the frame has stopped growing, and make sure the click reached it.
+
+    The widget's frame is an out-of-process iframe: Playwright aims at page coordinates, and the browser routes the
+    mouse to whichever frame is under them then. A widget that has just grown (an error shown above its button)
+    reports its new height and the host resizes the frame; the page above it may lay out late too. A click aimed
+    meanwhile is pressed outside the frame, or released elsewhere, which is no click in the widget at all: that one
+    is aimed again (up to `attempts` times). A click pressed on another element of the widget fails the test."""
+    handle = target.element_handle()
+    frame = handle.owner_frame() if handle else None
+    assert frame is not None, "the click's target is in no frame"
+    for _ in range(attempts):
+        settled(page)
+        target.evaluate(_ARM_CLICK)
+        target.click()
+        try:
+            frame.wait_for_function("() => window.__wmClick !== null", polling=50, timeout=2_000)
+        except PlaywrightTimeout:
+            continue  # no press reached the widget's document: aimed again at the settled frame
+        landed = frame.evaluate("() => window.__wmClick")
+        assert landed == "target", f"the click meant for {target} was pressed on {landed}"
+        return
+    raise AssertionError(f"{attempts} clicks on {target} never reached the widget's frame")
+
+
+def focus_in_transit(page: Page) -> bool:
+    """Whether the keyboard focus is on its way into or out of a frame: a document holds a frame element as its
+    active element, and that frame's document has not received the focus yet."""
+    frame = page.main_frame
+    while True:
+        for child in frame.child_frames:
+            try:
+                holds = frame.evaluate("(element) => document.activeElement === element", child.frame_element())
+                if holds and not child.evaluate("() => document.hasFocus()"):
+                    return True
+            except Error:  # a frame detached meanwhile: ask again
+                return True
+            if holds:
+                frame = child
+                break
+        else:
+            return False
+
+
+def press(page: Page, key: str, timeout: float = 5.0) -> None:
+    """Press `key`, then wait (bounded) until the focus has come to rest. A widget's frame is an out-of-process
+    iframe: Tab from the page into it, or out of it, moves the focus after `press` returned, and a key pressed
+    meanwhile goes to the document the focus is leaving."""
+    page.keyboard.press(key)
+    deadline = time.monotonic() + timeout
+    while focus_in_transit(page):
+        assert time.monotonic() < deadline, f"the focus was still moving {timeout} s after {key}"
+        page.wait_for_timeout(20)
 
 
 def widget_frame(page: Page) -> Frame:

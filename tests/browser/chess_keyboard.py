@@ -4,7 +4,7 @@ the focus is), `view` the same frame as a locator."""
 
 from __future__ import annotations
 
-from browser_support import chess, square
+from browser_support import chess, press, square
 from playwright.sync_api import Frame, FrameLocator, Page, expect
 
 
@@ -22,7 +22,7 @@ def focused_promotion(frame: Frame) -> str | None:
 def tab_to_board(page: Page, frame: Frame) -> None:
     """Tab from the top of the page until the focus is on a square of the board in `frame`."""
     for _ in range(30):
-        page.keyboard.press("Tab")
+        press(page, "Tab")
         if focused(frame):
             return
     raise AssertionError("Tab never reached the chess board")
