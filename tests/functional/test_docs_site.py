@@ -1,6 +1,6 @@
 """`make docs`: the site under docs/ builds in strict mode (a broken link or anchor, a page left out of the nav or an
 included file that is missing fails it) with no network, its pages load nothing from elsewhere, and its API reference
-documents every name `widget_mcp` exports, from its docstring."""
+documents every name `widget_mcp` and its public modules export, from its docstring."""
 
 from __future__ import annotations
 
@@ -71,6 +71,15 @@ def test_the_api_reference_documents_every_public_name_from_its_docstring(site: 
             assert doc, f"widget_mcp.{name} has no docstring"
             first = " ".join(re.findall(r"\w+", doc)[:8])
             assert first in words, f"the API reference does not show widget_mcp.{name}'s docstring"
+
+
+def test_the_api_reference_documents_every_name_of_the_public_modules(site: Path) -> None:
+    page = (site / "api.html").read_text()
+    record = (ROOT / "tests" / "public_api.txt").read_text(encoding="utf-8").split()
+    qualified = [name for name in record if "." in name]  # `<module>.<name>`: a public module's export
+    assert qualified
+    for name in qualified:
+        assert f'id="widget_mcp.{name}"' in page, f"the API reference has no entry for widget_mcp.{name}"
 
 
 def test_a_link_to_a_page_or_an_anchor_that_does_not_exist_fails_the_build(tmp_path: Path) -> None:
