@@ -8,33 +8,20 @@ from pathlib import Path
 import aws_cdk as cdk
 import pytest
 from aws_cdk.assertions import Template
+from outside_app import write_outside_app
 from synth_support import NO_BUNDLING, Synthesized, function_env
 from widget_mcp.apps.registry import DATA_APP, app_name
 from widget_mcp.cdk import ConfigError, LambdaSource, ServiceOptions, WidgetMcpService, options_from_context
 from widget_mcp.cdk.served_apps import registry_of, served_tools
 
-# An app package of a project's own, outside the toolkit, named by import path (any package with a tool_book serves).
+# An app package of a project's own, outside the toolkit, named by import path.
 OUTSIDE_APP = "outside_weather"
 OUTSIDE_TOOL = "outside_weather_now"
 
 
 @pytest.fixture
 def outside_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    package = tmp_path / OUTSIDE_APP
-    package.mkdir()
-    (package / "__init__.py").write_text(
-        "from pydantic import BaseModel, ConfigDict\n"
-        "from widget_mcp import AppContext, ToolBook, ToolCall, ToolResult\n"
-        "book = ToolBook()\n"
-        "class Nothing(BaseModel):\n"
-        "    model_config = ConfigDict(extra='forbid')\n"
-        f"@book.tool(name='{OUTSIDE_TOOL}', title='Weather now', description='Says the weather.', read_only=True,\n"
-        "           destructive=False, open_world=False, idempotent=True, output=Nothing, invoking='…', invoked='…')\n"
-        "def weather_now(args: Nothing, call: ToolCall) -> ToolResult:\n"
-        "    return ToolResult(structured=Nothing(), narration='Sunny.')\n"
-        "def tool_book(context: AppContext) -> ToolBook:\n"
-        "    return book\n"
-    )
+    write_outside_app(tmp_path, OUTSIDE_APP, OUTSIDE_TOOL)
     monkeypatch.syspath_prepend(str(tmp_path))
     return OUTSIDE_APP
 

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from outside_app import write_outside_app
 from widget_mcp.apps.registry import BUILT_IN, DATA_APP, RegistryError, registry_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,21 +37,7 @@ def test_an_entry_that_is_no_package_name_is_refused_naming_it(entry: str) -> No
 
 
 def test_a_server_started_with_the_variable_lists_the_tools_of_the_package_it_names(tmp_path: Path) -> None:
-    package = tmp_path / "weather"
-    package.mkdir()
-    (package / "__init__.py").write_text(
-        "from pydantic import BaseModel, ConfigDict\n"
-        "from widget_mcp import AppContext, ToolBook, ToolCall, ToolResult\n"
-        "book = ToolBook()\n"
-        "class Nothing(BaseModel):\n"
-        "    model_config = ConfigDict(extra='forbid')\n"
-        "@book.tool(name='weather_now', title='Weather now', description='Says the weather.', read_only=True,\n"
-        "           destructive=False, open_world=False, idempotent=True, output=Nothing, invoking='…', invoked='…')\n"
-        "def weather_now(args: Nothing, call: ToolCall) -> ToolResult:\n"
-        "    return ToolResult(structured=Nothing(), narration='Sunny.')\n"
-        "def tool_book(context: AppContext) -> ToolBook:\n"
-        "    return book\n"
-    )
+    write_outside_app(tmp_path, "weather", "weather_now")
     # The tools each app serves, read from the books themselves: the data app's, and the built-in apps' (not served).
     script = (
         "import json\n"
