@@ -315,23 +315,30 @@ def click_move(frame: FrameLocator, origin: str, target: str, ply_after: int) ->
 
 
 @contextmanager
-def phone_page(browser: Browser, width: int) -> Iterator[Page]:
-    """A touch screen `width` px wide; like the `page` fixture, it fails on any uncaught error or CSP violation."""
-    context = browser.new_context(
-        viewport={"width": width, "height": 740}, has_touch=True, is_mobile=True, device_scale_factor=2
-    )
-    context.set_default_timeout(10_000)
-    watch = CspWatch(context)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+def watched_page(browser: Browser, timeout_ms: float, **context_options: Any) -> Iterator[Page]:
+    """A page in a fresh context (`context_options`: Playwright's `new_context` keywords), as the `page` fixture gives
+    one: after the block, it must have had no uncaught error and no CSP violation in any of its frames."""
+    context = browser.new_context(**context_options)
     try:
+        context.set_default_timeout(timeout_ms)
+        watch = CspWatch(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
         yield page
         violations = watch.violations(page)
         assert not errors, f"uncaught errors in the page: {errors}"
         assert not violations, f"Content-Security-Policy violations: {violations}"
     finally:
         context.close()
+
+
+@contextmanager
+def phone_page(browser: Browser, width: int) -> Iterator[Page]:
+    """A touch screen `width` px wide, watched like the `page` fixture's."""
+    phone = {"viewport": {"width": width, "height": 740}, "has_touch": True, "is_mobile": True}
+    with watched_page(browser, 10_000, device_scale_factor=2, **phone) as page:
+        yield page
 
 
 # Measured inside the chess widget's own frame: its scroll width, the squares' sizes and whether a tap on the middle

@@ -25,10 +25,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from browser_support import CspWatch
+from browser_support import watched_page
 from ext_apps_host_support import ERAS, ExtAppsHost, assert_view_ran_clean, host_pages, host_record, open_in_host
 from inspector_hosts import HOST_ERRORS, loopback_context, mcp_use, open_in_mcp_use
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, expect, sync_playwright
 from widget_mcp.local.chromium import CHROMIUM_ARGS, ChromiumNotFound, find_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -207,25 +207,6 @@ def chromium() -> Iterator[Browser]:
             browser.close()
 
 
-@contextmanager
-def watched_page(browser: Browser) -> Iterator[Page]:
-    """A page in a fresh context, as the browser layer's `page` fixture gives one: after the block, no uncaught
-    error and no CSP violation in any of its frames."""
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    try:
-        context.set_default_timeout(BROWSER_TIMEOUT_MS)
-        watch = CspWatch(context)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        yield page
-        violations = watch.violations(page)
-        assert not errors, f"uncaught errors in the page: {errors}"
-        assert not violations, f"Content-Security-Policy violations: {violations}"
-    finally:
-        context.close()
-
-
 # What a loaded two-core machine may take to start a page, call the tool and render the view.
 BROWSER_TIMEOUT_MS = 30_000
 
@@ -242,7 +223,7 @@ def test_the_projects_widget_shows_the_tidied_note_in_the_mcp_apps_reference_hos
         make_dev(root) as base,
         host_pages() as (host_origin, sandbox),
         chromium() as browser,
-        watched_page(browser) as page,
+        watched_page(browser, BROWSER_TIMEOUT_MS, viewport={"width": 1280, "height": 1000}) as page,
     ):
         host = ExtAppsHost(host_origin=host_origin, sandbox_url=sandbox, mcp_url=f"{base}/mcp")
         text = "  Check again\n on   Monday  "
